@@ -1,0 +1,192 @@
+"""Cards, ranks, suits, decks and the card notation of RULINGS "Common".
+
+Rank ``A 2 3 4 5 6 7 8 9 T J Q K`` followed by suit ``S H D C``: ``AS``, ``TH``, ``7C``.
+Parsing also accepts ``10H``, lower case and the suit symbols ♠♥♦♣; Jokers are ``JK1`` and
+``JK2``. ``str()`` of a card is the canonical ASCII form and ``parse_card(str(c)) == c``.
+
+>>> parse_card("10♥")
+Card(Rank.TEN, Suit.HEARTS)
+>>> str(parse_card("10♥")), parse_card("qs").pretty()
+('TH', 'Q♠')
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+
+from parlour.errors import InvalidNotation
+
+__all__ = [
+    "JOKERS",
+    "Card",
+    "Rank",
+    "Suit",
+    "deck52",
+    "deck54",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+    "shuffled",
+]
+
+
+class Suit(Enum):
+    """The four suits; the value is the canonical letter."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @property
+    def is_black(self) -> bool:
+        return not self.is_red
+
+
+_SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+
+
+class Rank(IntEnum):
+    """Ranks valued A=1 .. K=13; the Joker ranks 0 and has no suit."""
+
+    JOKER = 0
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def letter(self) -> str:
+        return _RANK_LETTERS[self]
+
+    @property
+    def is_court(self) -> bool:
+        """J, Q, K and A: the court cards of Beggar-My-Neighbour, the face cards of Death."""
+        return self in (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
+
+
+_RANK_LETTERS = {
+    Rank.JOKER: "JK",
+    Rank.ACE: "A",
+    Rank.TWO: "2",
+    Rank.THREE: "3",
+    Rank.FOUR: "4",
+    Rank.FIVE: "5",
+    Rank.SIX: "6",
+    Rank.SEVEN: "7",
+    Rank.EIGHT: "8",
+    Rank.NINE: "9",
+    Rank.TEN: "T",
+    Rank.JACK: "J",
+    Rank.QUEEN: "Q",
+    Rank.KING: "K",
+}
+_RANK_BY_TEXT = {letter: rank for rank, letter in _RANK_LETTERS.items() if rank != Rank.JOKER}
+_RANK_BY_TEXT["10"] = Rank.TEN
+_SUIT_BY_TEXT = {s.value: s for s in Suit} | {s.symbol: s for s in Suit}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One card. Jokers have ``rank == Rank.JOKER``, no suit and a number (1 or 2)."""
+
+    rank: Rank
+    suit: Suit | None = None
+    joker: int = 0
+
+    def __post_init__(self) -> None:
+        if self.rank == Rank.JOKER:
+            if self.suit is not None or self.joker not in (1, 2):
+                raise ValueError("a Joker has no suit and is JK1 or JK2")
+        elif self.suit is None or self.joker:
+            raise ValueError("a card other than a Joker needs a suit")
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == Rank.JOKER
+
+    def __str__(self) -> str:
+        if self.suit is None:
+            return f"JK{self.joker}"
+        return self.rank.letter + self.suit.value
+
+    def __repr__(self) -> str:
+        if self.suit is None:
+            return f"Card(Rank.JOKER, joker={self.joker})"
+        return f"Card(Rank.{self.rank.name}, Suit.{self.suit.name})"
+
+    def pretty(self) -> str:
+        """People's form with a suit symbol: ``10♥``, ``Q♠``, ``JK1``."""
+        if self.suit is None:
+            return str(self)
+        rank = "10" if self.rank == Rank.TEN else self.rank.letter
+        return rank + self.suit.symbol
+
+
+JOKERS = (Card(Rank.JOKER, joker=1), Card(Rank.JOKER, joker=2))
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card in RULINGS "Common" notation.
+
+    Raises:
+        InvalidNotation: naming the text when it is not a card.
+    """
+    t = text.strip().upper()
+    if t in ("JK1", "JK2"):
+        return JOKERS[int(t[2]) - 1]
+    if len(t) >= 2:
+        rank = _RANK_BY_TEXT.get(t[:-1])
+        suit = _SUIT_BY_TEXT.get(t[-1])
+        if rank is not None and suit is not None:
+            return Card(rank, suit)
+    raise InvalidNotation(
+        f"{text.strip()!r} is not a card: write rank A 2-9 T J Q K then suit S H D C, "
+        "e.g. AS, TH, 7C (or JK1, JK2)"
+    )
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Parse cards separated by spaces or commas, e.g. ``"AS TH 7C"``."""
+    return tuple(parse_card(tok) for tok in text.replace(",", " ").split())
+
+
+def format_cards(cards: tuple[Card, ...] | list[Card], *, pretty: bool = False) -> str:
+    """Cards joined by spaces; ``parse_cards(format_cards(cs)) == cs``."""
+    return " ".join(c.pretty() if pretty else str(c) for c in cards)
+
+
+def deck52() -> tuple[Card, ...]:
+    """The 52-card deck in a fixed order (suits S H D C, ranks A..K)."""
+    return tuple(Card(r, s) for s in Suit for r in Rank if r != Rank.JOKER)
+
+
+def deck54() -> tuple[Card, ...]:
+    """The 52-card deck followed by the two Jokers."""
+    return deck52() + JOKERS
+
+
+def shuffled(cards: tuple[Card, ...], rng: random.Random) -> tuple[Card, ...]:
+    """A shuffled copy, driven only by the caller's generator (no global random state)."""
+    out = list(cards)
+    rng.shuffle(out)
+    return tuple(out)
