@@ -236,7 +236,7 @@ class Game(ABC):
 
 
 class Agent(Protocol):
-    """A player that sees only a view: same view, same legal actions, same rng state, same choice."""
+    """A player that sees only a view: same view, legal actions and rng state, same choice."""
 
     def choose(self, view: View, legal_actions: tuple[Action, ...], rng: random.Random) -> Action:
         """One of ``legal_actions``."""

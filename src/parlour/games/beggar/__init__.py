@@ -9,6 +9,7 @@ from parlour.games.beggar.notation import (
     parse_deal,
     random_deal,
 )
+from parlour.games.beggar.play import play_deal, play_to_end
 from parlour.games.beggar.rules import (
     PLAY,
     BeggarGame,
@@ -19,7 +20,6 @@ from parlour.games.beggar.rules import (
     Play,
     UnpaidPenalty,
 )
-from parlour.games.beggar.play import play_deal, play_to_end
 
 __all__ = [
     "PLAY",

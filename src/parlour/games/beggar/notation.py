@@ -5,8 +5,9 @@ for court cards and ``-`` for any number card (rank-only), or full cards separat
 (``AS TH 7C ...``). A deal uses the cards of one deck exactly once: rank-only, 4 of each court
 rank and 36 numbers. Hands hold what dealing one card at a time from seat 0 gives (M7).
 
->>> deal = parse_deal("--Q-K--K-AQ-------J--A-J--/------Q-----JA---AKQ---K-J")
->>> [len(h) for h in deal], format_deal(deal) == "--Q-K--K-AQ-------J--A-J--/------Q-----JA---AKQ---K-J"
+>>> text = "--Q-K--K-AQ-------J--A-J--/------Q-----JA---AKQ---K-J"
+>>> deal = parse_deal(text)
+>>> [len(h) for h in deal], format_deal(deal) == text
 ([26, 26], True)
 """
 
@@ -148,7 +149,9 @@ def parse_deal(text: str, players: int | None = None) -> Deal:
     deal = tuple(_parse_hand(part, seat) for seat, part in enumerate(parts))
     full = [is_full_card_deal((hand,)) for hand in deal if hand]
     if any(full) and not all(full):
-        raise InvalidNotation("a deal is all rank-only hands or all full-card hands, not a mix (M9)")
+        raise InvalidNotation(
+            "a deal is all rank-only hands or all full-card hands, not a mix (M9)"
+        )
     _check_one_deck(deal, full_cards=bool(full) and full[0])
     expected = deal_sizes(len(deal))
     sizes = tuple(len(hand) for hand in deal)
@@ -178,12 +181,12 @@ def _check_one_deck(deal: Deal, *, full_cards: bool) -> None:
                 f"the deal has {len(cards)} cards, not 52: missing {shown} (M9)"
             )
         return
-    counts = Counter(format_token(t) for t in cards)
-    if counts != _DECK_CLASSES:
+    classes = Counter(format_token(t) for t in cards)
+    if classes != _DECK_CLASSES:
         wrong = [
-            f"{counts[ch]} {_CLASS_NAMES[ch]}"
+            f"{classes[ch]} {_CLASS_NAMES[ch]}"
             for ch in "AKQJ-"
-            if counts[ch] != _DECK_CLASSES[ch]
+            if classes[ch] != _DECK_CLASSES[ch]
         ]
         raise InvalidNotation(
             f"a deal holds 4 aces, 4 kings, 4 queens, 4 jacks and 36 number cards (M9); "

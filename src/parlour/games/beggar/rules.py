@@ -666,7 +666,7 @@ class BeggarGame(Game):
         if view.full_cards:
             unseen: list[Token] = [c for c in deck52() if c not in set(view.pile)]
         else:
-            counts = {cls: 0 for cls in RankClass}
+            counts = dict.fromkeys(RankClass, 0)
             for t in view.pile:
                 counts[t] += 1  # type: ignore[index]
             deck = {RankClass.NUMBER: 36} | {c: 4 for c in RankClass if c is not RankClass.NUMBER}

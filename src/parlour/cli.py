@@ -1,0 +1,470 @@
+"""The ``parlour`` command: parse arguments, call the library, print.
+
+Every command has ``--json`` for machines. Bad input ends with one line on standard error naming
+the problem and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from parlour.core.game import JSON, Game
+from parlour.core.options import parse_option_pairs
+from parlour.core.record import Record
+from parlour.core.rng import MAX_SEED
+from parlour.errors import InvalidNotation, ParlourError
+from parlour.games import GAMES, find_game, replay_json
+from parlour.games.beggar.notation import format_deal_ranks, parse_deal
+from parlour.games.beggar.play import play_to_end
+from parlour.games.beggar.rules import BeggarGame, BeggarState
+from parlour.lab.beggar_stats import PERCENTILES, run_stats
+from parlour.play.beggar import describe_result, show_game
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (``parlour beggar play: error: ...``) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        raise SystemExit(2)
+
+
+class _CommandError(Exception):
+    """A command-line problem found after parsing (a file that cannot be read, ...)."""
+
+
+def _print_json(obj: JSON, *, compact: bool = False) -> None:
+    if compact:
+        print(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
+    else:
+        print(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+def _fresh_seed() -> int:
+    """A new seed for a game the user did not seed; it is printed so the game can be replayed."""
+    return int.from_bytes(os.urandom(8), "big") & MAX_SEED
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise _CommandError(f"cannot read {path}: {reason}") from None
+
+
+def _progress(total: int, label: str) -> Progress:
+    """A progress bar on standard error, shown only on a terminal (never in pipes or --json)."""
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=not sys.stderr.isatty(),
+        transient=True,
+    )
+
+
+def _options_of(args: argparse.Namespace) -> dict[str, str]:
+    """Game options from ``--options K=V ...`` and the dedicated flags (which win)."""
+    given = parse_option_pairs(args.options)
+    for name in ("unpaid_penalty", "card_limit"):
+        value = getattr(args, name, None)
+        if value is not None:
+            given[name] = str(value)
+    return given
+
+
+def _options_epilog(game: Game) -> str:
+    lines = [f"options of {game.title} (--options NAME=VALUE):"]
+    for spec in game.option_specs:
+        ruling = f" [{spec.ruling}]" if spec.ruling else ""
+        lines.append(f"  {spec.describe()}{ruling}: {spec.help}")
+    lines.append("rulings: shared/rules/RULINGS.md; see the README section 'Rulings and options'")
+    return "\n".join(lines)
+
+
+# -- parlour games ----------------------------------------------------------------------------
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    listing = [
+        {
+            "name": g.name,
+            "title": g.title,
+            "min_players": g.min_players,
+            "max_players": g.max_players,
+            "options": [
+                {
+                    "name": s.name,
+                    "kind": s.kind,
+                    "default": s.default,
+                    "choices": list(s.choices),
+                    "ruling": s.ruling,
+                    "help": s.help,
+                }
+                for s in g.option_specs
+            ],
+        }
+        for g in GAMES.values()
+    ]
+    if args.json:
+        _print_json(listing)
+        return 0
+    table = Table(title="Parlour games")
+    for column in ("game", "name", "players", "options"):
+        table.add_column(column)
+    for g in GAMES.values():
+        options = "\n".join(f"{s.describe()} [{s.ruling}]" for s in g.option_specs)
+        table.add_row(g.title, g.name, f"{g.min_players}-{g.max_players}", options)
+    Console().print(table)
+    return 0
+
+
+# -- parlour replay ---------------------------------------------------------------------------
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    text = _read_text(args.record)
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise _CommandError(
+            f"{args.record} is not JSON: {err.msg} at line {err.lineno} column {err.colno}"
+        ) from None
+    record, states = replay_json(obj)
+    final = states[-1]
+    out: dict[str, JSON] = {
+        "game": record.game,
+        "players": record.players,
+        "over": final.is_over,
+        "to_move": final.to_move,
+        "legal": [str(a) for a in final.legal_actions()],
+        "outcome": None if final.outcome is None else final.outcome.to_json(),
+    }
+    if args.view is None:
+        out["state"] = final.to_json()
+    else:
+        seat = _seat_arg(args.view, record.players)
+        if seat != final.to_move:
+            # Another seat's legal actions could reveal its hand in games with hidden hands.
+            out["legal"] = []
+        out["view"] = final.view(seat).to_json()
+    _print_json(out, compact=args.json)
+    return 0
+
+
+def _seat_arg(text: str, players: int) -> int | None:
+    if text.strip().lower() == "spectator":
+        return None
+    if not text.strip().isdigit() or not 0 <= int(text) < players:
+        raise _CommandError(
+            f"--view: a seat is 0 to {players - 1} (seat 0 is Player 1) or 'spectator', "
+            f"got {text!r}"
+        )
+    return int(text)
+
+
+# -- parlour beggar play ----------------------------------------------------------------------
+
+
+def _beggar_start(deal: str | None, players: int | None, seed: int | None,
+                  options: dict[str, str]) -> BeggarState:
+    game = BeggarGame()
+    if deal is None:
+        return game.new(players or 2, _fresh_seed() if seed is None else seed, options)
+    hands = parse_deal(deal)
+    if players is not None and players != len(hands):
+        raise InvalidNotation(f"the deal has {len(hands)} hands but --players is {players}")
+    return game.new(len(hands), 0 if seed is None else seed, options, deal)
+
+
+def _cmd_beggar_play(args: argparse.Namespace) -> int:
+    if args.deal_option is not None:
+        if args.deal is not None:
+            raise _CommandError("give the deal once, as DEAL or --deal DEAL")
+        args.deal = args.deal_option
+    sources = sum(x is not None and x is not False for x in (args.deal, args.random, args.deals))
+    if sources != 1:
+        raise _CommandError("give exactly one of DEAL, --random or --deals FILE")
+    options = _options_of(args)
+    if args.deals is not None:
+        return _play_deal_file(args.deals, args.players, options)
+    if args.random:
+        seed = _fresh_seed() if args.seed is None else args.seed
+        start = _beggar_start(None, args.players, seed, options)
+    else:
+        seed = None
+        start = _beggar_start(args.deal, args.players, args.seed, options)
+    end = play_to_end(start)
+    summary = end.summary()
+    if args.json:
+        _print_json(summary, compact=True)
+        return 0
+    console = Console(highlight=False)
+    if seed is not None:
+        console.print(f"Random deal for {start.players} players (seed {seed}):")
+    console.print(f"Deal: {summary['deal']}")
+    console.print(describe_result(end))
+    return 0
+
+
+def _play_deal_file(path: str, players: int | None, options: dict[str, str]) -> int:
+    """One JSON result per deal line; every line is checked before any game is played."""
+    game = BeggarGame()
+    game.typed_options(options)
+    starts: list[BeggarState] = []
+    for number, line in enumerate(_read_text(path).splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            starts.append(_beggar_start(line.strip(), players, 0, options))
+        except ParlourError as err:
+            raise _CommandError(f"line {number} of {path}: {err}") from None
+    with _progress(len(starts), "deals") as bar:
+        task = bar.add_task("play", total=len(starts), rate="")
+        for start in starts:
+            _print_json(play_to_end(start).summary(), compact=True)
+            bar.advance(task)
+    return 0
+
+
+# -- parlour beggar stats ---------------------------------------------------------------------
+
+
+def _cmd_beggar_stats(args: argparse.Namespace) -> int:
+    seed = _fresh_seed() if args.seed is None else args.seed
+    if args.games < 1:
+        raise _CommandError(f"--games must be at least 1, got {args.games}")
+    options = _options_of(args)
+    BeggarGame().check_players(args.players)
+    BeggarGame().typed_options(options)
+    with _progress(args.games, f"{args.players}-player deals") as bar:
+        task = bar.add_task("stats", total=args.games, rate="")
+        stats = run_stats(
+            args.players, args.games, seed, options, lambda done: bar.update(task, completed=done)
+        )
+    report = stats.to_json()
+    if args.json:
+        _print_json(report, compact=True)
+        return 0
+    _print_stats(report)
+    return 0
+
+
+def _print_stats(report: dict[str, JSON]) -> None:
+    console = Console(highlight=False)
+    results = report["results"]
+    console.print(
+        f"{report['games']} random deals for {report['players']} players (seed {report['seed']}):"
+        f" {results['win']} won, {results['loop']} never-ending (M10), {results['limit']} stopped"
+        " at the card limit (M11)"
+    )
+    console.print(
+        f"mean {report['mean_cards']:.2f} cards and {report['mean_tricks']:.2f} tricks; median "
+        f"{report['median_cards']:g} cards, {report['median_tricks']:g} tricks"
+    )
+    table = Table("percentile", "cards", "tricks", title="Game length (M8 counts)")
+    for q in PERCENTILES:
+        row = report["percentiles"][f"{q:g}"]
+        table.add_row(f"{q:g}%", str(row["cards"]), str(row["tricks"]))
+    console.print(table)
+    console.print(f"Player 1 (who leads first) wins {100 * report['first_player_win_rate']:.2f}%")
+    longest = report["longest"]
+    console.print(
+        f"Longest game: {longest['cards']} cards, {longest['tricks']} tricks ({longest['result']})"
+        f", seed {longest['seed']}\n  deal {longest['deal']}"
+    )
+
+
+# -- parlour play -----------------------------------------------------------------------------
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    game = find_game(args.game)
+    if not isinstance(game, BeggarGame):
+        raise _CommandError(f"parlour play offers Beggar-My-Neighbour for now, not {game.title}")
+    options = _options_of(args)
+    seed = _fresh_seed() if args.seed is None else args.seed
+    start = _beggar_start(args.deal, args.players, seed, options)
+    if args.json:
+        end = play_to_end(start)
+    else:
+        console = Console(highlight=False)
+        delay = args.delay if args.delay is not None else (0.8 if console.is_terminal else 0.0)
+        if args.deal is None:
+            console.print(f"Random deal, seed {seed}")
+        end = show_game(start, console, delay=delay, fast=args.fast)
+    record = Record(
+        game.name,
+        start.players,
+        seed,
+        {k: v for k, v in start.options.to_json().items() if v is not None},
+        format_deal_ranks(start.deal) if args.deal is None else args.deal,
+        tuple("play" for _ in range(end.cards)),
+    )
+    if args.save:
+        try:
+            Path(args.save).write_text(json.dumps(record.to_json()) + "\n", encoding="utf-8")
+        except OSError as err:
+            raise _CommandError(f"cannot write {args.save}: {err.strerror}") from None
+    if args.json:
+        _print_json({"record": record.to_json(), "result": end.summary()}, compact=True)
+    return 0
+
+
+# -- the parser -------------------------------------------------------------------------------
+
+
+def _nonneg_int(text: str) -> int:
+    if not text.strip().isdigit() or int(text) > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {MAX_SEED}: {text!r}")
+    return int(text)
+
+
+def _pos_int(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1: {text!r}")
+    return int(text)
+
+
+def _add_beggar_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--unpaid-penalty",
+        dest="unpaid_penalty",
+        choices=("capture", "next_player"),
+        help="M4: when a payer runs out mid-payment (default capture)",
+    )
+    p.add_argument(
+        "--card-limit", dest="card_limit", type=_pos_int, metavar="N",
+        help="M11: stop after N cards; most cards held wins",
+    )
+    p.add_argument("--options", nargs="+", metavar="NAME=VALUE", help="game options")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    beggar = BeggarGame()
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = _Parser(
+        prog="parlour",
+        description="Play, simulate and analyse BEOR, Beggar-My-Neighbour and Becker's Game of "
+        "Death.",
+        formatter_class=formatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("games", help="list the games, their player counts and options")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_cmd_games)
+
+    p = sub.add_parser(
+        "play",
+        help="watch a game of Beggar-My-Neighbour trick by trick",
+        epilog=_options_epilog(beggar),
+        formatter_class=formatter,
+    )
+    p.add_argument("--game", default="beggar", help="the game (only beggar for now)")
+    p.add_argument("--players", type=int, help="2 to 4 (default 2, or the deal's hands)")
+    p.add_argument("--seed", type=_nonneg_int, help="seed of the random deal (default: fresh)")
+    p.add_argument("--deal", help="a deal in M9 notation instead of a random one")
+    p.add_argument("--fast", action="store_true", help="jump to the result")
+    p.add_argument("--delay", type=float, help="seconds between tricks (default 0.8 on a terminal)")
+    p.add_argument("--save", metavar="FILE", help="save the game record as JSON")
+    p.add_argument("--json", action="store_true", help="print the record and result as JSON")
+    _add_beggar_options(p)
+    p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("replay", help="replay a game record and print the position")
+    p.add_argument("record", metavar="RECORD.json", help="a record file ('-' reads stdin)")
+    p.add_argument("--view", metavar="SEAT", help="print seat SEAT's view (0 is Player 1)")
+    p.add_argument("--json", action="store_true", help="print compact JSON on one line")
+    p.set_defaults(func=_cmd_replay)
+
+    b = sub.add_parser("beggar", help="Beggar-My-Neighbour: play deals, statistics")
+    bsub = b.add_subparsers(dest="beggar_command", required=True, metavar="COMMAND")
+    p = bsub.add_parser(
+        "play",
+        help="play a deal to its result",
+        description="Play one deal (DEAL), a random one (--random) or one per line of FILE "
+        "(--deals, one JSON result per line). Deals use M9 notation: one string per hand, "
+        "top card first, hands separated by '/', A K Q J for court cards and - for number "
+        "cards, e.g. --Q-K--K-AQ-------J--A-J--/------Q-----JA---AKQ---K-J",
+        epilog=_options_epilog(beggar),
+        formatter_class=formatter,
+    )
+    p.add_argument("deal", nargs="?", metavar="DEAL", help="a deal in M9 notation")
+    p.add_argument("--deal", dest="deal_option", metavar="DEAL", help="the same as DEAL")
+    p.add_argument("--random", action="store_true", help="play a random deal and print it")
+    p.add_argument("--players", type=int, help="players for --random (default 2)")
+    p.add_argument("--seed", type=_nonneg_int, help="seed for --random (default: fresh)")
+    p.add_argument("--deals", metavar="FILE", help="one deal per line ('-' reads stdin)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    _add_beggar_options(p)
+    p.set_defaults(func=_cmd_beggar_play)
+
+    p = bsub.add_parser(
+        "stats",
+        help="statistics of random deals",
+        epilog=_options_epilog(beggar),
+        formatter_class=formatter,
+    )
+    p.add_argument("--players", type=int, default=2, help="2 to 4 (default 2)")
+    p.add_argument("--games", type=_pos_int, default=1000, help="deals to play (default 1000)")
+    p.add_argument("--seed", type=_nonneg_int, help="seed of the batch (default: fresh)")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    _add_beggar_options(p)
+    p.set_defaults(func=_cmd_beggar_stats)
+    return parser
+
+
+def _protect_deals(argv: Sequence[str]) -> list[str]:
+    """Rank-only deals often start with ``-`` (``--Q-K.../...``), which argparse would take for
+    an option: pass each such word as ``--deal=WORD`` (after ``--deal`` too)."""
+    out: list[str] = []
+    for word in argv:
+        if word.startswith("-") and "/" in word and "=" not in word:
+            if out and out[-1] == "--deal":
+                out.pop()
+            out.append(f"--deal={word}")
+        else:
+            out.append(word)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``parlour`` command; returns the exit status."""
+    parser = _build_parser()
+    args = parser.parse_args(_protect_deals(sys.argv[1:] if argv is None else argv))
+    func: Callable[[argparse.Namespace], int] = args.func
+    prog = f"parlour {args.command}"
+    if args.command == "beggar":
+        prog += f" {args.beggar_command}"
+    try:
+        return func(args)
+    except (ParlourError, _CommandError) as err:
+        sys.stderr.write(f"{prog}: error: {err}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{prog}: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); say nothing more.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0

@@ -1,0 +1,35 @@
+"""The registered games, listed explicitly (no registration as an import side effect)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from parlour.core.game import Game, State
+from parlour.core.record import Record, replay
+from parlour.errors import InvalidRecord
+from parlour.games.beggar.rules import BeggarGame
+
+__all__ = ["GAMES", "find_game", "replay_json"]
+
+GAMES: Mapping[str, Game] = MappingProxyType({g.name: g for g in (BeggarGame(),)})
+_ALIASES = {"beggar-my-neighbour": "beggar", "beggar-my-neighbor": "beggar", "bmn": "beggar"}
+
+
+def find_game(name: str) -> Game:
+    """The game called ``name`` (or one of its aliases), or :class:`InvalidRecord` listing them."""
+    key = name.strip().lower()
+    key = _ALIASES.get(key, key)
+    if key not in GAMES:
+        raise InvalidRecord(f"unknown game {name!r}; the games are: {', '.join(GAMES)}")
+    return GAMES[key]
+
+
+def replay_json(obj: object) -> tuple[Record, tuple[State, ...]]:
+    """Check a record given as JSON, find its game and rebuild every state."""
+    record = Record.from_json(obj)
+    game = find_game(record.game)
+    if record.game != game.name:
+        record = dataclasses.replace(record, game=game.name)
+    return record, replay(record, game)

@@ -1,0 +1,1 @@
+"""Batch simulation, metrics and reports."""

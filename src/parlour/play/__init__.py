@@ -1,0 +1,1 @@
+"""People's front ends at the terminal."""
