@@ -53,6 +53,7 @@ class Suit(Enum):
         return not self.is_red
 
 
+_SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.DIAMONDS: 2, Suit.CLUBS: 3}
 _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 
 
@@ -105,7 +106,7 @@ _RANK_BY_TEXT["10"] = Rank.TEN
 _SUIT_BY_TEXT = {s.value: s for s in Suit} | {s.symbol: s for s in Suit}
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Card:
     """One card. Jokers have ``rank == Rank.JOKER``, no suit and a number (1 or 2)."""
 
@@ -123,6 +124,14 @@ class Card:
     @property
     def is_joker(self) -> bool:
         return self.rank == Rank.JOKER
+
+    def sort_key(self) -> tuple[int, int, int]:
+        """Order by rank (A low, Jokers first), then suit S H D C."""
+        suit = -1 if self.suit is None else _SUIT_ORDER[self.suit]
+        return (int(self.rank), suit, self.joker)
+
+    def __lt__(self, other: Card) -> bool:
+        return self.sort_key() < other.sort_key()
 
     def __str__(self) -> str:
         if self.suit is None:

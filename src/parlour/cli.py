@@ -24,7 +24,7 @@ from parlour.core.record import Record
 from parlour.core.rng import MAX_SEED
 from parlour.errors import InvalidNotation, ParlourError
 from parlour.games import GAMES, find_game, replay_json
-from parlour.games.beggar.notation import format_deal_ranks, parse_deal
+from parlour.games.beggar.notation import parse_deal
 from parlour.games.beggar.play import play_to_end
 from parlour.games.beggar.rules import BeggarGame, BeggarState
 from parlour.lab.beggar_stats import PERCENTILES, run_stats
@@ -46,10 +46,22 @@ class _CommandError(Exception):
 
 
 def _print_json(obj: JSON, *, compact: bool = False) -> None:
+    """One line for machines, or indented for people with lists of plain values on one line."""
     if compact:
         print(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
     else:
-        print(json.dumps(obj, ensure_ascii=False, indent=2))
+        print(_pretty_json(obj, ""))
+
+
+def _pretty_json(obj: JSON, indent: str) -> str:
+    inner = indent + "  "
+    if isinstance(obj, dict) and obj:
+        items = [f"{inner}{json.dumps(k)}: {_pretty_json(v, inner)}" for k, v in obj.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(obj, list) and any(isinstance(v, dict | list) for v in obj):
+        items = [inner + _pretty_json(v, inner) for v in obj]
+        return "[\n" + ",\n".join(items) + "\n" + indent + "]"
+    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
 
 
 def _fresh_seed() -> int:
@@ -316,7 +328,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         start.players,
         seed,
         {k: v for k, v in start.options.to_json().items() if v is not None},
-        format_deal_ranks(start.deal) if args.deal is None else args.deal,
+        # A random deal is rebuilt from the seed, full cards and all; a given deal is kept.
+        None if args.deal is None else args.deal,
         tuple("play" for _ in range(end.cards)),
     )
     if args.save:

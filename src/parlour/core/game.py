@@ -155,6 +155,13 @@ class State(ABC):
     def to_json(self) -> dict[str, JSON]:
         """The full state, hidden cards included (for records, tests and ``parlour replay``)."""
 
+    @abstractmethod
+    def hidden_from(self, seat: int | None) -> frozenset[str]:
+        """The canonical notation of every card ``seat`` cannot see (``None``: a spectator).
+
+        Leak tests check that none of them appears in the seat's view or events, and servers
+        may use it to check what they send."""
+
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions, in a fixed order; empty once the game is over."""
         return () if self.is_over else self._legal_actions()

@@ -12,9 +12,12 @@ Decisions taken where the rulings leave room (each is cited where it is implemen
   player, the game ends at that trick boundary (the capturer wins, no further card is played).
 * Ruling M10: positions are compared only at trick boundaries (after the M5 eliminations), the
   initial position counting as the boundary at cards=0/tricks=0.
-* Ruling M11: the limit is checked right after each card is placed; reaching it stops the game at
-  once (a payment completed by that very card is not captured). Winners are the players still in
-  who hold most cards in hand; the pile on the table counts for nobody.
+* Ruling M11 ("stop after N cards played"): the limit is checked whenever a player would have to
+  place a card, so no card beyond the N-th is placed, but whatever the N-th card settles without a
+  further card still happens first: the capture it completes (M2), the M5 outs and an M6 end at
+  that trick boundary, and an M10 repeat seen there. A player due to play when the limit is
+  reached is not examined for cards (no M3 out, no 2-player M6 end). Winners are the players still
+  in who hold most cards in hand; the pile on the table counts for nobody.
 """
 
 from __future__ import annotations
@@ -121,8 +124,6 @@ def reference_play(
                 "cycle": None}
 
     seen: dict[str, tuple[int, int]] = {position(): (0, 0)}
-    if card_limit is not None and cards >= card_limit:
-        return limit()
 
     while True:
         # One trick, led by `leader`.
@@ -130,6 +131,10 @@ def reference_play(
         owed = 0  # cards `current` still has to pay; > 0 only while a payment is running
         court_player: int | None = None
         while True:
+            # Ruling M11: no card is placed beyond the limit. Everything the last allowed card
+            # settles without a further card (capture, M5 outs, M6 end, M10 repeat) still happens.
+            if card_limit is not None and cards >= card_limit:
+                return limit()
             if not hands[current]:
                 # Ruling M3: out when he must play (lead, follow or pay) and has no card.
                 is_in[current] = False
@@ -147,8 +152,6 @@ def reference_play(
             card = hands[current].popleft()
             pile.append(card)
             cards += 1
-            if card_limit is not None and cards >= card_limit:
-                return limit()
             if card in PENALTY:
                 # Ruling M1: a court card (also one turned during a payment) makes the next
                 # player pay afresh.

@@ -125,6 +125,7 @@ class _Table:
         "out",
         "owed",
         "pile",
+        "played",
         "seen",
         "to_move",
         "tricks",
@@ -141,6 +142,7 @@ class _Table:
         self.cards = state._cards
         self.tricks = state._tricks
         self.seen = state._seen
+        self.played = list(state._played)
         self.log: list[tuple[int, int, int]] = []
         self.winners: tuple[int, ...] | None = None
         self.cycle: Cycle | None = None
@@ -163,6 +165,7 @@ class _Table:
         hand = self.hands[p]
         card = hand[0]
         self.hands[p] = hand[1:]
+        self.played[p] += 1
         self.pile = (*self.pile, card)
         self.cards += 1
         self.log.append((_TURNED, p, len(self.pile) - 1))
@@ -274,12 +277,14 @@ class BeggarState(State):
         "_court",
         "_cycle",
         "_deal",
+        "_full",
         "_hands",
         "_log",
         "_options",
         "_out",
         "_owed",
         "_pile",
+        "_played",
         "_seen",
         "_to_move",
         "_tricks",
@@ -306,6 +311,8 @@ class BeggarState(State):
         self._deal = deal
         self._options = options
         self._hands = deal if hands is None else hands
+        self._full = any(isinstance(t[0], Card) for t in (*self._hands, pile) if t)
+        self._played = (0,) * len(self._hands)
         self._pile = pile
         self._to_move = to_move
         self._owed = owed
@@ -407,6 +414,8 @@ class BeggarState(State):
             table.run_out(self._options.unpaid_penalty)
         nxt = BeggarState.__new__(BeggarState)
         nxt._deal = self._deal
+        nxt._full = self._full
+        nxt._played = tuple(table.played)
         nxt._options = self._options
         nxt._hands = tuple(table.hands)
         nxt._pile = table.pile
@@ -533,7 +542,7 @@ class BeggarState(State):
             seat=seat,
             players=self.players,
             options=self._options,
-            full_cards=any(isinstance(t, Card) for t in self._deal[0]),
+            full_cards=self._full,
             hand_sizes=tuple(len(h) for h in self._hands),
             pile=self._pile,
             to_move=self.to_move,
@@ -544,6 +553,15 @@ class BeggarState(State):
             tricks=self._tricks,
             winners=self._winners,
             cycle=self._cycle,
+        )
+
+    def hidden_from(self, seat: int | None) -> frozenset[str]:
+        """The cards nobody has seen: those of each hand's deal not yet turned. The hands are
+        face down even to their owners; every other card was turned face up at some time."""
+        return frozenset(
+            format_token(t)
+            for hand, dealt, played in zip(self._hands, self._deal, self._played, strict=True)
+            for t in hand[: max(0, len(dealt) - played)]
         )
 
     def to_json(self) -> dict[str, JSON]:
