@@ -64,6 +64,11 @@ def _pretty_json(obj: JSON, indent: str) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
 
 
+def _console() -> Console:
+    """Standard output for people: wrapped on a terminal, whole lines in pipes and files."""
+    return Console(highlight=False, soft_wrap=not sys.stdout.isatty())
+
+
 def _fresh_seed() -> int:
     """A new seed for a game the user did not seed; it is printed so the game can be replayed."""
     return int.from_bytes(os.urandom(8), "big") & MAX_SEED
@@ -196,8 +201,9 @@ def _seat_arg(text: str, players: int) -> int | None:
 # -- parlour beggar play ----------------------------------------------------------------------
 
 
-def _beggar_start(deal: str | None, players: int | None, seed: int | None,
-                  options: dict[str, str]) -> BeggarState:
+def _beggar_start(
+    deal: str | None, players: int | None, seed: int | None, options: dict[str, str]
+) -> BeggarState:
     game = BeggarGame()
     if deal is None:
         return game.new(players or 2, _fresh_seed() if seed is None else seed, options)
@@ -229,7 +235,7 @@ def _cmd_beggar_play(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(summary, compact=True)
         return 0
-    console = Console(highlight=False)
+    console = _console()
     if seed is not None:
         console.print(f"Random deal for {start.players} players (seed {seed}):")
     console.print(f"Deal: {summary['deal']}")
@@ -281,7 +287,7 @@ def _cmd_beggar_stats(args: argparse.Namespace) -> int:
 
 
 def _print_stats(report: dict[str, JSON]) -> None:
-    console = Console(highlight=False)
+    console = _console()
     results = report["results"]
     console.print(
         f"{report['games']} random deals for {report['players']} players (seed {report['seed']}):"
@@ -318,7 +324,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.json:
         end = play_to_end(start)
     else:
-        console = Console(highlight=False)
+        console = _console()
         delay = args.delay if args.delay is not None else (0.8 if console.is_terminal else 0.0)
         if args.deal is None:
             console.print(f"Random deal, seed {seed}")
@@ -365,7 +371,10 @@ def _add_beggar_options(p: argparse.ArgumentParser) -> None:
         help="M4: when a payer runs out mid-payment (default capture)",
     )
     p.add_argument(
-        "--card-limit", dest="card_limit", type=_pos_int, metavar="N",
+        "--card-limit",
+        dest="card_limit",
+        type=_pos_int,
+        metavar="N",
         help="M11: stop after N cards; most cards held wins",
     )
     p.add_argument("--options", nargs="+", metavar="NAME=VALUE", help="game options")
@@ -446,12 +455,17 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_DEAL_CHARS = frozenset("AKQJakqj-/ ")
+
+
 def _protect_deals(argv: Sequence[str]) -> list[str]:
     """Rank-only deals often start with ``-`` (``--Q-K.../...``), which argparse would take for
     an option: pass each such word as ``--deal=WORD`` (after ``--deal`` too)."""
     out: list[str] = []
     for word in argv:
-        if word.startswith("-") and "/" in word and "=" not in word:
+        if word.startswith("-") and (
+            ("/" in word and "=" not in word) or (len(word) > 2 and set(word) <= _DEAL_CHARS)
+        ):
             if out and out[-1] == "--deal":
                 out.pop()
             out.append(f"--deal={word}")

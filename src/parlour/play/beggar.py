@@ -82,8 +82,12 @@ def describe_result(state: BeggarState) -> str:
             f"seen at card {c.found_at_cards} (trick {c.found_at_tricks})."
         )
     names = " and ".join(seat_name(s) for s in outcome.winners)
-    how = "wins" if outcome.result == "win" else (
-        "share the win" if len(outcome.winners) > 1 else "wins on cards held at the limit (M11)"
+    how = (
+        "wins"
+        if outcome.result == "win"
+        else (
+            "share the win" if len(outcome.winners) > 1 else "wins on cards held at the limit (M11)"
+        )
     )
     return f"{names} {how} after {state.cards} cards and {state.tricks} tricks."
 

@@ -177,9 +177,7 @@ def _check_one_deck(deal: Deal, *, full_cards: bool) -> None:
         missing = [str(c) for c in deck52() if c not in counts]
         if missing:
             shown = " ".join(missing[:6]) + (" ..." if len(missing) > 6 else "")
-            raise InvalidNotation(
-                f"the deal has {len(cards)} cards, not 52: missing {shown} (M9)"
-            )
+            raise InvalidNotation(f"the deal has {len(cards)} cards, not 52: missing {shown} (M9)")
         return
     classes = Counter(format_token(t) for t in cards)
     if classes != _DECK_CLASSES:
