@@ -35,6 +35,8 @@ def _cases() -> Iterator[tuple[str, int, int]]:
 
 
 CASES = list(_cases())
+Case = tuple[str, int, int]
+Playouts = dict[Case, tuple[list[State], list[str]]]
 
 
 def random_playout(game: Game, players: int, seed: int) -> tuple[list[State], list[str]]:
@@ -59,20 +61,20 @@ def _spread(states: list[State], k: int = 12) -> list[State]:
 
 
 @pytest.fixture(scope="module")
-def playouts() -> dict[tuple[str, int, int], tuple[list[State], list[str]]]:
+def playouts() -> Playouts:
     return {case: random_playout(GAMES[case[0]], case[1], case[2]) for case in CASES}
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}p-seed{c[2]}")
 class TestContract:
-    def test_playout_ends_with_an_outcome(self, playouts, case):  # type: ignore[no-untyped-def]
+    def test_playout_ends_with_an_outcome(self, playouts: Playouts, case: Case) -> None:
         states, _ = playouts[case]
         final = states[-1]
         assert final.is_over and final.outcome is not None
         assert final.to_move is None and final.legal_actions() == ()
         assert all(not s.is_over for s in states[:-1])
 
-    def test_outcome_is_well_formed(self, playouts, case):  # type: ignore[no-untyped-def]
+    def test_outcome_is_well_formed(self, playouts: Playouts, case: Case) -> None:
         final = playouts[case][0][-1]
         outcome = final.outcome
         assert outcome is not None
@@ -84,14 +86,14 @@ class TestContract:
         assert sum(outcome.returns) == pytest.approx(1.0 if outcome.winners else 0.0)
         json.dumps(outcome.to_json())
 
-    def test_every_legal_action_applies(self, playouts, case):  # type: ignore[no-untyped-def]
+    def test_every_legal_action_applies(self, playouts: Playouts, case: Case) -> None:
         for state in _spread(playouts[case][0]):
             for action in state.legal_actions():
                 after = state.apply(action)
                 assert after is not state
                 assert state.apply(str(action)).to_json() == after.to_json()
 
-    def test_illegal_actions_are_refused(self, playouts, case):  # type: ignore[no-untyped-def]
+    def test_illegal_actions_are_refused(self, playouts: Playouts, case: Case) -> None:
         states = playouts[case][0]
         start, final = states[0], states[-1]
         before = start.to_json()
@@ -104,7 +106,7 @@ class TestContract:
             final.apply(str(start.legal_actions()[0]))
         assert start.to_json() == before, "a refused action changes nothing"
 
-    def test_record_replays_identically(self, playouts, case):  # type: ignore[no-untyped-def]
+    def test_record_replays_identically(self, playouts: Playouts, case: Case) -> None:
         name, players, seed = case
         states, actions = playouts[case]
         record = Record.from_json(
@@ -116,13 +118,13 @@ class TestContract:
             assert a.to_json() == b.to_json()
             assert a.events == b.events
 
-    def test_seed_reproduces_the_game(self, case):  # type: ignore[no-untyped-def]
+    def test_seed_reproduces_the_game(self, case: Case) -> None:
         name, players, seed = case
         game = GAMES[name]
         assert game.new(players, seed).to_json() == game.new(players, seed).to_json()
         assert game.new(players, seed).to_json() != game.new(players, seed + 100).to_json()
 
-    def test_views_leak_nothing(self, playouts, case):  # type: ignore[no-untyped-def]
+    def test_views_leak_nothing(self, playouts: Playouts, case: Case) -> None:
         for state in _spread(playouts[case][0]):
             for seat in [None, *range(state.players)]:
                 view = state.view(seat)
@@ -132,7 +134,7 @@ class TestContract:
                 visible = [e for e in state.events if e.is_visible_to(seat)]
                 assert not _strings([e.to_json() for e in visible]) & state.hidden_from(seat)
 
-    def test_sample_agrees_with_the_view(self, playouts, case):  # type: ignore[no-untyped-def]
+    def test_sample_agrees_with_the_view(self, playouts: Playouts, case: Case) -> None:
         name = case[0]
         game = GAMES[name]
         for i, state in enumerate(_spread(playouts[case][0])):

@@ -112,16 +112,26 @@ def reference_play(
             hands[winner].extend(pile)
             pile.clear()
             tricks += 1
-        return {"result": "win", "winners": [winner], "cards": cards, "tricks": tricks,
-                "cycle": None}
+        return {
+            "result": "win",
+            "winners": [winner],
+            "cards": cards,
+            "tricks": tricks,
+            "cycle": None,
+        }
 
     def limit() -> ReferenceResult:
         # Ruling M11: the player(s) holding most cards in hand win; ties share.
         counts = {seat: len(hands[seat]) for seat in players_in()}
         most = max(counts.values())
         winners = [seat for seat, count in counts.items() if count == most]
-        return {"result": "limit", "winners": winners, "cards": cards, "tricks": tricks,
-                "cycle": None}
+        return {
+            "result": "limit",
+            "winners": winners,
+            "cards": cards,
+            "tricks": tricks,
+            "cycle": None,
+        }
 
     seen: dict[str, tuple[int, int]] = {position(): (0, 0)}
 

@@ -83,7 +83,11 @@ def test_reference_reproduces_worked_examples(
 ) -> None:
     """Rulings M1-M9 (and M4 in both modes): the reference itself matches the RULINGS table."""
     assert reference(deal, mode) == {
-        "result": "win", "winners": [winner], "cards": cards, "tricks": tricks, "cycle": None,
+        "result": "win",
+        "winners": [winner],
+        "cards": cards,
+        "tricks": tricks,
+        "cycle": None,
     }
 
 
@@ -93,7 +97,11 @@ def test_engine_matches_worked_examples(
 ) -> None:
     """Rulings M1-M9 (and M4 in both modes): the engine matches the table and the reference."""
     expected = {
-        "result": "win", "winners": [winner], "cards": cards, "tricks": tricks, "cycle": None,
+        "result": "win",
+        "winners": [winner],
+        "cards": cards,
+        "tricks": tricks,
+        "cycle": None,
     }
     assert engine(deal, mode) == expected
     assert engine(deal, mode) == reference(deal, mode)
@@ -140,7 +148,11 @@ def test_card_limit_at_the_end_of_worked_examples(
         assert ref["cards"] <= limit
     past = engine(deal, mode, cards + 1)
     assert past == {
-        "result": "win", "winners": [winner], "cards": cards, "tricks": tricks, "cycle": None,
+        "result": "win",
+        "winners": [winner],
+        "cards": cards,
+        "tricks": tricks,
+        "cycle": None,
     }
     early = engine(deal, mode, cards - 1)
     assert early["result"] == "limit"
