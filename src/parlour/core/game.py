@@ -13,7 +13,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeAlias
+from typing import Any, ClassVar, Protocol, Self, TypeAlias
 
 from parlour.core.options import OptionSpec, OptionValue, validate_options
 from parlour.errors import GameOver, IllegalAction, InvalidOption, NotYourTurn
@@ -140,7 +140,7 @@ class State(ABC):
         """The legal actions of the seat to move; called only while the game is on."""
 
     @abstractmethod
-    def _apply(self, action: Action) -> State:
+    def _apply(self, action: Action) -> Self:
         """The state after a legal ``action``; called only with one of :meth:`legal_actions`."""
 
     @abstractmethod
@@ -181,7 +181,7 @@ class State(ABC):
                 return action
         raise IllegalAction(self._refusal(text.strip()))
 
-    def apply(self, action: Action | str, *, seat: int | None = None) -> State:
+    def apply(self, action: Action | str, *, seat: int | None = None) -> Self:
         """The state after ``action`` (an action or its notation), played by ``seat`` if given.
 
         Raises:

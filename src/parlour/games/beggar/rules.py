@@ -18,7 +18,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from parlour.cards import Card, deck52
 from parlour.core.game import JSON, Action, Event, Game, Outcome, State, View, seat_name
@@ -405,14 +405,14 @@ class BeggarState(State):
             "turn your top card (the game has no decisions)"
         )
 
-    def _apply(self, action: Action) -> BeggarState:
+    def _apply(self, action: Action) -> Self:
         table = _Table(self)
         table.turn_card()
         if table.winners is None:
             table.check_limit(self._options.card_limit)
         if table.winners is None:
             table.run_out(self._options.unpaid_penalty)
-        nxt = BeggarState.__new__(BeggarState)
+        nxt = type(self).__new__(type(self))
         nxt._deal = self._deal
         nxt._full = self._full
         nxt._played = tuple(table.played)
