@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from parlour.cards import Card
-from parlour.core import make_rng
+from parlour.core import Record, make_rng, replay
 from parlour.games.beggar import PLAY, BeggarGame, BeggarState, play_to_end
 
 GAME = BeggarGame()
@@ -148,3 +148,22 @@ class TestSample:
         sampled = GAME.sample(state.view(1), make_rng(1))
         classes = sorted(str(t) for h in sampled.hands for t in h) + [str(t) for t in sampled.pile]
         assert sorted(classes) == sorted("AAAAKKKKQQQQJJJJ" + "-" * 36)
+
+
+class TestRecords:
+    @given(
+        st.integers(0, 2**63 - 1),
+        st.sampled_from([2, 3, 4]),
+        st.integers(0, 400),
+        st.sampled_from(["capture", "next_player"]),
+    )
+    def test_replay_equality(self, seed: int, players: int, steps: int, penalty: str) -> None:
+        """A record (through JSON) replays to the same states and events."""
+        options = {"unpaid_penalty": penalty}
+        states = [GAME.new(players, seed, options)]
+        while len(states) <= steps and not states[-1].is_over:
+            states.append(states[-1].apply(PLAY))
+        record = Record("beggar", players, seed, options, None, ("play",) * (len(states) - 1))
+        again = replay(Record.from_json(json.loads(json.dumps(record.to_json()))), GAME)
+        assert [s.to_json() for s in again] == [s.to_json() for s in states]
+        assert [s.events for s in again] == [s.events for s in states]
