@@ -14,7 +14,7 @@ from rich.text import Text
 
 from parlour.cards import parse_card
 from parlour.core.game import Event, seat_name
-from parlour.games.beggar.notation import format_deal
+from parlour.games.beggar.notation import format_deal_ranks, format_token
 from parlour.games.beggar.play import play_to_end
 from parlour.games.beggar.rules import PLAY, BeggarState
 
@@ -98,7 +98,14 @@ def show_game(
     """Show a game from ``start`` to its end; ``delay`` seconds between tricks; ``fast`` shows
     only the deal and the result. Returns the final state."""
     console.print(Text("Beggar-My-Neighbour", style="bold"), f"for {start.players} players")
-    console.print(f"Deal: {format_deal(start.deal)}", highlight=False)
+    console.print("Deal, top card first:", highlight=False)
+    for seat, hand in enumerate(start.hands):
+        line = Text(f"  {seat_name(seat)}: ")
+        for k, token in enumerate(hand):
+            line.append(" " if k else "")
+            line.append_text(_card_text(format_token(token)))
+        console.print(line, highlight=False)
+    console.print(f"  in M9 notation: {format_deal_ranks(start.deal)}", highlight=False)
     state = start
     if fast:
         state = play_to_end(start)
