@@ -15,9 +15,10 @@ Decisions taken where the rulings leave room (each is cited where it is implemen
 * Ruling M11 ("stop after N cards played"): the limit is checked whenever a player would have to
   place a card, so no card beyond the N-th is placed, but whatever the N-th card settles without a
   further card still happens first: the capture it completes (M2), the M5 outs and an M6 end at
-  that trick boundary, and an M10 repeat seen there. A player due to play when the limit is
-  reached is not examined for cards (no M3 out, no 2-player M6 end). Winners are the players still
-  in who hold most cards in hand; the pile on the table counts for nobody.
+  that trick boundary, an M10 repeat seen there, and a player due to play with no card going out
+  (M3, M4, M6): those place no card. So a limit at or beyond a game's length never changes its
+  result. Winners are the players still in who hold most cards in hand; the pile on the table
+  counts for nobody.
 """
 
 from __future__ import annotations
@@ -141,10 +142,6 @@ def reference_play(
         owed = 0  # cards `current` still has to pay; > 0 only while a payment is running
         court_player: int | None = None
         while True:
-            # Ruling M11: no card is placed beyond the limit. Everything the last allowed card
-            # settles without a further card (capture, M5 outs, M6 end, M10 repeat) still happens.
-            if card_limit is not None and cards >= card_limit:
-                return limit()
             if not hands[current]:
                 # Ruling M3: out when he must play (lead, follow or pay) and has no card.
                 is_in[current] = False
@@ -159,6 +156,11 @@ def reference_play(
                 # player still in plays on.
                 current = next_in(current)
                 continue
+            # Ruling M11: no card is placed beyond the limit. Everything the last allowed card
+            # settles without a further card (capture, M5 outs, M3/M6 outs and end, M10 repeat)
+            # still happens first.
+            if card_limit is not None and cards >= card_limit:
+                return limit()
             card = hands[current].popleft()
             pile.append(card)
             cards += 1

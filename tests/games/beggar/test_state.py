@@ -167,3 +167,22 @@ class TestRecords:
         again = replay(Record.from_json(json.loads(json.dumps(record.to_json()))), GAME)
         assert [s.to_json() for s in again] == [s.to_json() for s in states]
         assert [s.events for s in again] == [s.events for s in states]
+
+
+class TestCardLimitReading:
+    @pytest.mark.parametrize(
+        "deal",
+        [
+            "--Q-K--K-AQ-------J--A-J--/------Q-----JA---AKQ---K-J",
+            "-QKA-JA-K-Q-J-----/----K---Q---J----/--QJ-A--A---K----",
+        ],
+    )
+    def test_a_limit_at_the_game_length_changes_nothing(self, deal: str) -> None:
+        """M11 'stop after N cards played': card N's own consequences (a capture, a player with
+        no card going out, the end) still happen, so a limit of the game's length keeps its
+        result; one card less stops it."""
+        free = play_to_end(GAME.new(deal.count("/") + 1, 0, deal=deal))
+        capped = play_to_end(GAME.new(free.players, 0, {"card_limit": free.cards}, deal))
+        assert capped.summary() == free.summary()
+        short = play_to_end(GAME.new(free.players, 0, {"card_limit": free.cards - 1}, deal))
+        assert short.summary()["result"] == "limit" and short.cards == free.cards - 1

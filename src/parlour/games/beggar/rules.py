@@ -252,7 +252,11 @@ class _Table:
             self.log.append((_LOOP, self.to_move, 0))
 
     def check_limit(self, limit: int | None) -> None:
-        """M11: after ``card_limit`` cards the player holding most cards wins; ties share."""
+        """M11: after ``card_limit`` cards the player holding most cards wins; ties share.
+
+        Checked once everything the last card settles without another card has happened (a
+        capture, players going out, the end of M6), so a limit at or beyond a game's length
+        never changes its result. The pile on the table counts for nobody."""
         if limit is not None and self.cards >= limit and self.winners is None:
             sizes = [0 if s in self.out else len(h) for s, h in enumerate(self.hands)]
             top = max(sizes)
@@ -409,9 +413,9 @@ class BeggarState(State):
         table = _Table(self)
         table.turn_card()
         if table.winners is None:
-            table.check_limit(self._options.card_limit)
-        if table.winners is None:
             table.run_out(self._options.unpaid_penalty)
+        if table.winners is None:
+            table.check_limit(self._options.card_limit)
         nxt = type(self).__new__(type(self))
         nxt._deal = self._deal
         nxt._full = self._full
