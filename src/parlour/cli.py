@@ -15,8 +15,17 @@ from pathlib import Path
 from typing import NoReturn
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
+from rich.text import Text
 
 from parlour.core.game import JSON, Game
 from parlour.core.options import parse_option_pairs
@@ -84,13 +93,21 @@ def _read_text(path: str) -> str:
         raise _CommandError(f"cannot read {path}: {reason}") from None
 
 
-def _progress(total: int, label: str) -> Progress:
+class _RateColumn(ProgressColumn):
+    """Items per second, e.g. ``812 deals/s``."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.0f} {task.description}/s", style="cyan")
+
+
+def _progress(label: str) -> Progress:
     """A progress bar on standard error, shown only on a terminal (never in pipes or --json)."""
     return Progress(
         TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
+        _RateColumn(),
         TimeRemainingColumn(),
         console=Console(stderr=True),
         disable=not sys.stderr.isatty(),
@@ -255,8 +272,8 @@ def _play_deal_file(path: str, players: int | None, options: dict[str, str]) -> 
             starts.append(_beggar_start(line.strip(), players, 0, options))
         except ParlourError as err:
             raise _CommandError(f"line {number} of {path}: {err}") from None
-    with _progress(len(starts), "deals") as bar:
-        task = bar.add_task("play", total=len(starts), rate="")
+    with _progress("deals") as bar:
+        task = bar.add_task("deals", total=len(starts))
         for start in starts:
             _print_json(play_to_end(start).summary(), compact=True)
             bar.advance(task)
@@ -273,8 +290,8 @@ def _cmd_beggar_stats(args: argparse.Namespace) -> int:
     options = _options_of(args)
     BeggarGame().check_players(args.players)
     BeggarGame().typed_options(options)
-    with _progress(args.games, f"{args.players}-player deals") as bar:
-        task = bar.add_task("stats", total=args.games, rate="")
+    with _progress(f"{args.players}-player deals") as bar:
+        task = bar.add_task("deals", total=args.games)
         stats = run_stats(
             args.players, args.games, seed, options, lambda done: bar.update(task, completed=done)
         )
