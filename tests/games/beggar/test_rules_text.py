@@ -743,10 +743,10 @@ class TestM7Deal:
         moved = "/".join([hands[0][1:], hands[1] + hands[0][0], hands[2]])
         assert [len(h) for h in parse_deal(moved)] == [17, 18, 17]
         twice = "/".join([hands[0][2:], hands[1] + hands[0][:2], hands[2]])
-        with pytest.raises(InvalidNotation, match="16/19/17 cards.*18/17/17"):
+        with pytest.raises(InvalidNotation, match=r"16/19/17 cards.*18/17/17"):
             parse_deal(twice)
         hands = build_deal("", "").split("/")
-        with pytest.raises(InvalidNotation, match="25/27 cards.*26/26"):
+        with pytest.raises(InvalidNotation, match=r"25/27 cards.*26/26"):
             parse_deal(hands[0][1:] + "/" + hands[1] + "-")
 
 
