@@ -1,0 +1,160 @@
+"""BEOR themes (B4), the goal (B5), action notation and the deal of a record.
+
+Actions: ``CARD>BASE`` plays CARD on BASE and draws from that base's stock; ``CARD>BASE/STOCK``
+(4s and 7s only, B7) draws from STOCK instead. Bases and stocks are ``black even odd red``;
+input also takes ``b e o r`` in any case.
+
+>>> parse_action("7h>R/b")
+Move(card=Card(Rank.SEVEN, Suit.HEARTS), base=3, stock=0)
+>>> str(parse_action("7h>R/b")), str(parse_action("jk1>o"))
+('7H>red/black', 'JK1>odd')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from parlour.cards import Card, Rank, parse_card
+from parlour.core.game import Action
+from parlour.errors import InvalidNotation
+
+__all__ = [
+    "BASES",
+    "BLACK",
+    "EVEN",
+    "ODD",
+    "RED",
+    "Move",
+    "base_index",
+    "fits",
+    "fits_at_setup",
+    "goal_groups",
+    "is_goal",
+    "parse_action",
+    "shows_theme",
+    "why_not_fits",
+]
+
+BASES = ("black", "even", "odd", "red")
+BLACK, EVEN, ODD, RED = range(4)
+_BASE_BY_TEXT = {name: i for i, name in enumerate(BASES)} | {
+    name[0]: i for i, name in enumerate(BASES)
+}
+
+
+def base_index(text: str) -> int:
+    """``black``/``b`` ... ``red``/``r`` (any case) as 0..3; InvalidNotation otherwise."""
+    key = text.strip().lower()
+    if key not in _BASE_BY_TEXT:
+        raise InvalidNotation(f"{text.strip()!r} is not a base: write black, even, odd or red")
+    return _BASE_BY_TEXT[key]
+
+
+def fits(card: Card, base: int) -> bool:
+    """B4: Black ♠♣, Red ♥♦, Even/Odd by value (A=1, J=11, Q=12); a King fits its colour, Even
+    and Odd; a Joker fits all four. Legality never depends on the base's top card."""
+    if card.suit is None:
+        return True
+    if base == BLACK:
+        return card.suit.is_black
+    if base == RED:
+        return card.suit.is_red
+    if card.rank == Rank.KING:
+        return True
+    return (int(card.rank) % 2 == 0) == (base == EVEN)
+
+
+def fits_at_setup(card: Card, base: int) -> bool:
+    """B2: at setup a King counts only for its colour; Jokers are set aside."""
+    if card.suit is None:
+        return False
+    if card.rank == Rank.KING and base in (EVEN, ODD):
+        return False
+    return fits(card, base)
+
+
+def shows_theme(card: Card, base: int, *, skip_jokers: bool) -> bool:
+    """B9: a card that shows its base's theme (Kings never on Even/Odd; Jokers only when the
+    option ``restock_skip_jokers`` is off)."""
+    if card.suit is None:
+        return not skip_jokers
+    return fits_at_setup(card, base)
+
+
+def why_not_fits(card: Card, base: int) -> str:
+    """The B4 refusal for a card that does not fit ``base``."""
+    name = BASES[base]
+    if base in (BLACK, RED):
+        colour = "red" if card.suit is not None and card.suit.is_red else "black"
+        return f"{card} cannot go on {name}: {card} is {colour} (B4)"
+    parity = "even" if int(card.rank) % 2 == 0 else "odd"
+    return f"{card} cannot go on {name}: {card.rank.letter} is {parity} (B4)"
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """Play ``card`` on base ``base`` and draw from ``stock`` (``None``: the base's own)."""
+
+    card: Card
+    base: int
+    stock: int | None = None
+
+    def __str__(self) -> str:
+        text = f"{self.card}>{BASES[self.base]}"
+        return text if self.stock is None else f"{text}/{BASES[self.stock]}"
+
+    @property
+    def draw_from(self) -> int:
+        return self.base if self.stock is None else self.stock
+
+
+def parse_action(text: str) -> Move:
+    """Parse ``CARD>BASE`` or ``CARD>BASE/STOCK`` (a stock equal to the base is dropped).
+
+    Raises:
+        InvalidNotation: naming the part that is not a card or a base.
+    """
+    card_text, sep, rest = text.strip().partition(">")
+    if not sep:
+        raise InvalidNotation(
+            f"{text.strip()!r} is not a BEOR action: write CARD>BASE or CARD>BASE/STOCK, "
+            "e.g. 7H>red or 7H>red/black"
+        )
+    base_text, slash, stock_text = rest.partition("/")
+    card = parse_card(card_text)
+    base = base_index(base_text)
+    stock = base_index(stock_text) if slash else None
+    return Move(card, base, None if stock == base else stock)
+
+
+def _is_group(a: Card, b: Card, c: Card) -> bool:
+    """B5: a set (three of one rank, K-K-K too, no Jokers) or a run (three consecutive ranks of
+    one suit, A low, A..Q, no wrap, no King, no Joker)."""
+    if a.suit is None or b.suit is None or c.suit is None:
+        return False
+    if a.rank == b.rank == c.rank:
+        return True
+    if not a.suit == b.suit == c.suit:
+        return False
+    ranks = sorted((int(a.rank), int(b.rank), int(c.rank)))
+    return ranks[2] <= int(Rank.QUEEN) and ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1
+
+
+def goal_groups(hand: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
+    """B5: the two groups of three that make ``hand`` (6 cards) a winning hand, or None."""
+    if len(hand) != 6:
+        return None
+    first, rest = hand[0], hand[1:]
+    for pair in combinations(range(5), 2):
+        group = (first, rest[pair[0]], rest[pair[1]])
+        other = tuple(rest[i] for i in range(5) if i not in pair)
+        if _is_group(*group) and _is_group(*other):
+            return group, other
+    return None
+
+
+def is_goal(hand: Sequence[Card]) -> bool:
+    """B5: six cards forming two groups of three."""
+    return goal_groups(hand) is not None

@@ -1,0 +1,596 @@
+"""BEOR multi-player: the rules as a state machine (seed text ``beor-multiplayer.txt``, rulings
+B1-B11).
+
+A turn is one action: play a card on a base whose theme it fits and whose stock is not empty,
+then draw (B4); a 3 or 8 turns the base's stock over first (B6); a 4 or 7 may draw from any
+non-empty stock (B7). A player with no legal play at the start of his turn loses inside the
+action that made it his turn (B8), so the seat to move always has a legal action.
+
+Options:
+    natural_win: a hand dealt as two groups wins at once (B5), default on.
+    flip_reverses_order: a flip reverses the stock as well as turning it (B6), default on.
+    restock_skip_jokers: a Joker never stays as a base at a restock (B9), default on.
+    max_turns: the game is a draw after this many turns (B10), default 2000.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar, Self
+
+from parlour.cards import Card, Rank
+from parlour.core.game import JSON, Action, Event, Game, Outcome, State, View, seat_name
+from parlour.core.options import OptionSpec
+from parlour.core.rng import check_seed, derive_seed, make_rng
+from parlour.errors import InvalidNotation, InvalidOption
+from parlour.games.beor.deal import BeorDeal, deal_from_seed, deck_for, parse_deal
+from parlour.games.beor.notation import (
+    BASES,
+    Move,
+    fits,
+    goal_groups,
+    parse_action,
+    shows_theme,
+    why_not_fits,
+)
+from parlour.games.beor.view import BeorView, StockView
+
+__all__ = ["BeorGame", "BeorOptions", "BeorState"]
+
+Known = frozenset[tuple[int, Card]]
+"""Publicly known cards of a stock, by offset from its bottom (stable while cards are drawn)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BeorOptions:
+    """The typed options of a game (see the module docstring)."""
+
+    natural_win: bool = True
+    flip_reverses_order: bool = True
+    restock_skip_jokers: bool = True
+    max_turns: int = 2000
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "natural_win": self.natural_win,
+            "flip_reverses_order": self.flip_reverses_order,
+            "restock_skip_jokers": self.restock_skip_jokers,
+            "max_turns": self.max_turns,
+        }
+
+
+class _Turn:
+    """One action worked through on mutable copies; one method per rule. Never escapes
+    :meth:`BeorState._apply`, so states stay immutable."""
+
+    def __init__(self, s: BeorState) -> None:
+        self.state = s
+        self.hands = [list(h) for h in s._hands]
+        self.bases = [list(b) for b in s._bases]
+        self.stocks = [list(st) for st in s._stocks]
+        self.face_up = list(s._face_up)
+        self.known = list(s._known)
+        self.known_hands = list(s._known_hands)
+        self.scrap = list(s._scrap)
+        self.known_scrap = set(s._known_scrap)
+        self.out = list(s._out)
+        self.to_move = s._to_move
+        self.turn = s._turn
+        self.restocks = s._restocks
+        self.winner: int | None = None
+        self.result: str | None = None
+        self.events: list[Event] = []
+
+    def play(self, move: Move) -> None:
+        """Text: 'First, play a card from your hand onto one of the bases'."""
+        p = self.to_move
+        self.hands[p].remove(move.card)
+        self.known_hands[p] = self.known_hands[p] - {move.card}
+        self.bases[move.base].insert(0, move.card)
+        self.events.append(
+            Event(
+                "played",
+                f"{seat_name(p)} plays {move.card.pretty()} on {BASES[move.base]}",
+                {"seat": p, "card": str(move.card), "base": BASES[move.base]},
+            )
+        )
+        if move.card.rank in (Rank.THREE, Rank.EIGHT):
+            self.flip(move.base)
+
+    def flip(self, i: int) -> None:
+        """B6: a 3 or 8 turns the base's stock over before the draw: its order reverses (option
+        ``flip_reverses_order``) and it changes face."""
+        stock = self.stocks[i]
+        n = len(stock)
+        if self.state._options.flip_reverses_order:
+            stock.reverse()
+            self.known[i] = frozenset((n - 1 - k, c) for k, c in self.known[i])
+        self.face_up[i] = not self.face_up[i]
+        self.reveal_top(i)
+        side = "face up" if self.face_up[i] else "face down"
+        self.events.append(
+            Event(
+                "flipped",
+                f"The {BASES[i]} stock is turned {side}",
+                {"stock": BASES[i], "face_up": self.face_up[i]},
+            )
+        )
+
+    def reveal_top(self, i: int) -> None:
+        """B6: the top card of a face-up stock is public."""
+        if self.face_up[i] and self.stocks[i]:
+            self.known[i] = self.known[i] | {(len(self.stocks[i]) - 1, self.stocks[i][0])}
+
+    def draw(self, i: int) -> None:
+        """Text: 'Then, draw a card from that base's associated stock' (or any stock, B7). A
+        card drawn from a face-up stock is publicly known to be in that hand (B6)."""
+        p = self.to_move
+        stock = self.stocks[i]
+        card = stock.pop(0)
+        offset = len(stock)
+        public = (offset, card) in self.known[i]
+        self.known[i] = frozenset(kc for kc in self.known[i] if kc[0] != offset)
+        self.hands[p].append(card)
+        name = BASES[i]
+        if public:
+            self.known_hands[p] = self.known_hands[p] | {card}
+            self.events.append(
+                Event(
+                    "drew",
+                    f"{seat_name(p)} draws {card.pretty()} from {name}",
+                    {"seat": p, "stock": name, "card": str(card)},
+                )
+            )
+        else:
+            self.events.append(
+                Event("drew", f"{seat_name(p)} draws from {name}", {"seat": p, "stock": name})
+            )
+            self.events.append(
+                Event(
+                    "drew",
+                    f"{seat_name(p)} draws {card.pretty()} from {name}",
+                    {"seat": p, "stock": name, "card": str(card)},
+                    audience=frozenset({p}),
+                )
+            )
+        self.reveal_top(i)
+
+    def check_goal(self, seat: int) -> bool:
+        """B5: six cards forming two groups of three win."""
+        groups = goal_groups(self.hands[seat])
+        if groups is None:
+            return False
+        shown = ", ".join(" ".join(c.pretty() for c in g) for g in groups)
+        self.win(seat, f"{seat_name(seat)} wins with two groups: {shown}")
+        return True
+
+    def win(self, seat: int, text: str) -> None:
+        self.winner = seat
+        self.result = "win"
+        self.events.append(Event("won", text, {"seat": seat}))
+
+    def restock(self) -> None:
+        """B9: for each base keep the topmost card that shows its theme; shuffle every other
+        base card with the scrap pile and deal it all round-robin into four face-down stocks."""
+        skip = self.state._options.restock_skip_jokers
+        kept: list[Card] = []
+        pool: list[Card] = list(self.scrap)
+        for i, pile in enumerate(self.bases):
+            keep = next(c for c in pile if shows_theme(c, i, skip_jokers=skip))
+            kept.append(keep)
+            pool += [c for c in pile if c != keep]
+            self.bases[i] = [keep]
+        self.restocks += 1
+        rng = make_rng(derive_seed(self.state._seed, "restock", self.restocks))
+        rng.shuffle(pool)
+        self.stocks = [pool[i::4] for i in range(4)]
+        self.face_up = [False] * 4
+        self.known = [frozenset()] * 4
+        self.scrap = []
+        self.known_scrap = set()
+        names = ", ".join(f"{BASES[i]} {c.pretty()}" for i, c in enumerate(kept))
+        self.events.append(
+            Event(
+                "restocked",
+                f"Restock: the bases keep {names}; {len(pool)} cards go into four face-down "
+                "stocks (B9)",
+                {"kept": [str(c) for c in kept], "cards": len(pool)},
+            )
+        )
+
+    def next_turn(self) -> None:
+        """Clockwise to the next player still in; B8: a player with no legal play at the
+        start of his turn loses (2 players: the other wins; more: his hand goes to the scrap
+        pile and the last player left wins)."""
+        n = len(self.hands)
+        seat = self.to_move
+        while self.winner is None:
+            seat = (seat + 1) % n
+            if seat in self.out:
+                continue
+            self.to_move = seat
+            if _has_play(self.hands[seat], self.stocks):
+                return
+            self.out.append(seat)
+            self.events.append(
+                Event("lost", f"{seat_name(seat)} cannot play and loses (B8)", {"seat": seat})
+            )
+            self.scrap += self.hands[seat]
+            self.known_scrap |= self.known_hands[seat]
+            self.hands[seat] = []
+            self.known_hands[seat] = frozenset()
+            left = [s for s in range(n) if s not in self.out]
+            if len(left) == 1:
+                self.win(left[0], f"{seat_name(left[0])} is the last player left and wins (B8)")
+
+
+def _has_play(
+    hand: list[Card] | tuple[Card, ...], stocks: list[list[Card]] | tuple[tuple[Card, ...], ...]
+) -> bool:
+    return any(stocks[i] and fits(c, i) for c in hand for i in range(4))
+
+
+class BeorState(State):
+    """An immutable BEOR position (see the module docstring)."""
+
+    __slots__ = (
+        "_bases",
+        "_face_up",
+        "_hands",
+        "_known",
+        "_known_hands",
+        "_known_scrap",
+        "_log",
+        "_options",
+        "_out",
+        "_restocks",
+        "_result",
+        "_scrap",
+        "_seed",
+        "_stocks",
+        "_to_move",
+        "_turn",
+        "_winner",
+    )
+
+    game: ClassVar[Game]
+
+    def __init__(self, deal: BeorDeal, options: BeorOptions, seed: int) -> None:
+        """The start of ``deal``: seat 0 to play (B3), a natural win checked first (B5)."""
+        n = len(deal.hands)
+        self._options = options
+        self._seed = seed
+        self._restocks = 0
+        self._hands = deal.hands
+        self._bases: tuple[tuple[Card, ...], ...] = tuple((c,) for c in deal.bases)
+        self._stocks = deal.stocks
+        self._face_up: tuple[bool, ...] = (False,) * 4
+        self._known: tuple[Known, ...] = (frozenset(),) * 4
+        self._known_hands: tuple[frozenset[Card], ...] = (frozenset(),) * n
+        self._scrap: tuple[Card, ...] = ()
+        self._known_scrap: frozenset[Card] = frozenset()
+        self._out: tuple[int, ...] = ()
+        self._to_move = 0
+        self._turn = 0
+        self._winner: int | None = None
+        self._result: str | None = None
+        self._log: tuple[Event, ...] = ()
+        if options.natural_win:
+            for seat in range(n):
+                groups = goal_groups(deal.hands[seat])
+                if groups is not None:
+                    shown = ", ".join(" ".join(c.pretty() for c in g) for g in groups)
+                    self._winner, self._result = seat, "win"
+                    self._log = (
+                        Event(
+                            "won",
+                            f"{seat_name(seat)} is dealt two groups and wins: {shown} (B5)",
+                            {"seat": seat},
+                        ),
+                    )
+                    break
+
+    @property
+    def players(self) -> int:
+        return len(self._hands)
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self._result is not None else self._to_move
+
+    @property
+    def turn(self) -> int:
+        """Turns played so far (B10)."""
+        return self._turn
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        return self._hands
+
+    @property
+    def options(self) -> BeorOptions:
+        return self._options
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if self._result is None:
+            return None
+        n = self.players
+        winners = () if self._winner is None else (self._winner,)
+        ranks = [1 if self._result == "draw" and s not in self._out else 2 for s in range(n)]
+        if self._winner is not None:
+            ranks = [1 if s == self._winner else 2 for s in range(n)]
+        for place, seat in enumerate(reversed(self._out)):
+            ranks[seat] = n - len(self._out) + 1 + place
+        return Outcome(
+            result=self._result,
+            winners=winners,
+            ranks=tuple(ranks),
+            returns=tuple(1.0 if s in winners else 0.0 for s in range(n)),
+            scores=tuple(1 if s in winners else 0 for s in range(n)),
+            details={"turns": self._turn, "out": list(self._out)},
+        )
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self._log
+
+    def _legal_actions(self) -> tuple[Action, ...]:
+        hand = self._hands[self._to_move]
+        stocks = self._stocks
+        moves: list[Action] = []
+        for card in sorted(hand):
+            for base in range(4):
+                if not stocks[base] or not fits(card, base):
+                    continue
+                moves.append(Move(card, base))
+                if card.rank in (Rank.FOUR, Rank.SEVEN):
+                    moves += [Move(card, base, s) for s in range(4) if s != base and stocks[s]]
+        return tuple(moves)
+
+    def parse_action(self, text: str) -> Action:
+        """A person's text matched against the legal actions; refusals name the rule."""
+        from parlour.errors import GameOver, IllegalAction
+
+        if self.is_over:
+            raise GameOver(f"the game is over: {text.strip()!r} cannot be played")
+        try:
+            move = parse_action(text)
+        except InvalidNotation as err:
+            raise IllegalAction(str(err)) from None
+        if move in self._legal_actions():
+            return move
+        raise IllegalAction(self._refusal(text))
+
+    def _refusal(self, text: str) -> str:
+        try:
+            move = parse_action(text)
+        except InvalidNotation as err:
+            return str(err)
+        hand = self._hands[self._to_move]
+        if move.card not in hand:
+            return f"{move.card} is not in {seat_name(self._to_move)}'s hand"
+        if not fits(move.card, move.base):
+            return why_not_fits(move.card, move.base)
+        if not self._stocks[move.base]:
+            return f"{BASES[move.base]} has no stock left (B4)"
+        if move.stock is not None and move.card.rank not in (Rank.FOUR, Rank.SEVEN):
+            return "only a 4 or 7 may draw from another stock (B7)"
+        if move.stock is not None and not self._stocks[move.stock]:
+            return f"{BASES[move.stock]} has no stock left to draw from (B7)"
+        return f"{text.strip()!r} is not legal here"
+
+    def _apply(self, action: Action) -> Self:
+        assert isinstance(action, Move)
+        t = _Turn(self)
+        t.play(action)
+        t.draw(action.draw_from)
+        if not t.check_goal(self._to_move):
+            if not any(t.stocks):
+                t.restock()
+            t.turn += 1
+            if t.turn >= self._options.max_turns:
+                t.result = "draw"
+                t.events.append(
+                    Event(
+                        "draw",
+                        f"Turn limit of {t.turn} reached: the game is a draw (B10)",
+                        {"turns": t.turn},
+                    )
+                )
+            else:
+                t.next_turn()
+        else:
+            t.turn += 1
+        nxt = type(self).__new__(type(self))
+        nxt._options = self._options
+        nxt._seed = self._seed
+        nxt._restocks = t.restocks
+        nxt._hands = tuple(tuple(h) for h in t.hands)
+        nxt._bases = tuple(tuple(b) for b in t.bases)
+        nxt._stocks = tuple(tuple(s) for s in t.stocks)
+        nxt._face_up = tuple(t.face_up)
+        nxt._known = tuple(t.known)
+        nxt._known_hands = tuple(t.known_hands)
+        nxt._scrap = tuple(t.scrap)
+        nxt._known_scrap = frozenset(t.known_scrap)
+        nxt._out = tuple(t.out)
+        nxt._to_move = t.to_move
+        nxt._turn = t.turn
+        nxt._winner = t.winner
+        nxt._result = t.result
+        nxt._log = tuple(t.events)
+        return nxt
+
+    def view(self, seat: int | None) -> BeorView:
+        """RULINGS 'Public information' and B6: own hand, bases, each stock's size, face and
+        publicly known cards, cards known to be in other hands, sizes, who is out."""
+        if seat is not None and not 0 <= seat < self.players:
+            raise InvalidOption(f"seat must be 0 to {self.players - 1}, got {seat}")
+        return BeorView(
+            seat=seat,
+            players=self.players,
+            options=self._options,
+            to_move=self.to_move,
+            turn=self._turn,
+            hand=None if seat is None else tuple(sorted(self._hands[seat])),
+            hand_sizes=tuple(len(h) for h in self._hands),
+            known_in_hands=tuple(tuple(sorted(k)) for k in self._known_hands),
+            bases=self._bases,
+            stocks=tuple(
+                StockView(len(st), up, tuple(sorted(k, key=lambda kc: kc[0])))
+                for st, up, k in zip(self._stocks, self._face_up, self._known, strict=True)
+            ),
+            scrap_size=len(self._scrap),
+            known_scrap=tuple(sorted(self._known_scrap)),
+            out=self._out,
+            winner=self._winner,
+            result=self._result,
+        )
+
+    def hidden_from(self, seat: int | None) -> frozenset[str]:
+        """Cards in other hands not publicly known, and stock and scrap cards not known."""
+        hidden: set[Card] = set()
+        for s, hand in enumerate(self._hands):
+            if s != seat:
+                hidden |= set(hand) - self._known_hands[s]
+        for stock, known in zip(self._stocks, self._known, strict=True):
+            shown = {c for _, c in known}
+            hidden |= set(stock) - shown
+        hidden |= set(self._scrap) - self._known_scrap
+        visible = {c for b in self._bases for c in b}
+        if seat is not None:
+            visible |= set(self._hands[seat])
+        return frozenset(str(c) for c in hidden - visible)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "to_move": self.to_move,
+            "turn": self._turn,
+            "hands": [[str(c) for c in h] for h in self._hands],
+            "bases": {n: [str(c) for c in b] for n, b in zip(BASES, self._bases, strict=True)},
+            "stocks": {
+                n: {"cards": [str(c) for c in st], "face_up": up}
+                for n, st, up in zip(BASES, self._stocks, self._face_up, strict=True)
+            },
+            "scrap": [str(c) for c in self._scrap],
+            "out": list(self._out),
+            "winner": self._winner,
+            "result": self._result,
+        }
+
+
+class BeorGame(Game):
+    """BEOR multi-player for 2 to 5 players (rulings B1-B11)."""
+
+    name: ClassVar[str] = "beor"
+    title: ClassVar[str] = "BEOR"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "natural_win", "bool", True, "a hand dealt as two groups wins at once", ruling="B5"
+        ),
+        OptionSpec(
+            "flip_reverses_order",
+            "bool",
+            True,
+            "a 3 or 8 reverses the stock as well as turning it over",
+            ruling="B6",
+        ),
+        OptionSpec(
+            "restock_skip_jokers",
+            "bool",
+            True,
+            "a Joker never stays as a base at a restock",
+            ruling="B9",
+        ),
+        OptionSpec(
+            "max_turns",
+            "int",
+            2000,
+            "the game is a draw after this many turns",
+            minimum=1,
+            ruling="B10",
+        ),
+    )
+
+    def typed_options(self, given: Mapping[str, object] | None) -> BeorOptions:
+        values = self.options(given)
+        return BeorOptions(
+            natural_win=bool(values["natural_win"]),
+            flip_reverses_order=bool(values["flip_reverses_order"]),
+            restock_skip_jokers=bool(values["restock_skip_jokers"]),
+            max_turns=int(values["max_turns"] or 0),
+        )
+
+    def new(
+        self,
+        players: int,
+        seed: int,
+        options: Mapping[str, object] | None = None,
+        deal: JSON = None,
+    ) -> BeorState:
+        """A new game from ``deal`` (a record's deal) or dealt from ``seed`` (B1-B3); the seed
+        drives the later restock shuffles either way."""
+        players = self.check_players(players)
+        seed = check_seed(seed)
+        typed = self.typed_options(options)
+        cards = (
+            deal_from_seed(players, make_rng(seed)) if deal is None else parse_deal(deal, players)
+        )
+        return BeorState(cards, typed, seed)
+
+    def sample(self, view: View, rng: random.Random) -> BeorState:
+        """A full state consistent with ``view``: every publicly known card where it is known
+        to be, the rest of the unseen cards shuffled into the unknown places."""
+        if not isinstance(view, BeorView):
+            raise TypeError("BeorGame.sample needs a BeorView")
+        seen = [c for b in view.bases for c in b] + list(view.hand or ())
+        seen += [c for k in view.known_in_hands for c in k] + list(view.known_scrap)
+        seen += [c for st in view.stocks for _, c in st.known]
+        unseen = [c for c in deck_for(view.players) if c not in set(seen)]
+        rng.shuffle(unseen)
+
+        def take(k: int) -> list[Card]:
+            out = unseen[:k]
+            del unseen[:k]
+            return out
+
+        hands: list[tuple[Card, ...]] = []
+        for seat, size in enumerate(view.hand_sizes):
+            if seat == view.seat and view.hand is not None:
+                hands.append(view.hand)
+            else:
+                known = list(view.known_in_hands[seat])
+                hands.append(tuple(known + take(size - len(known))))
+        stocks: list[tuple[Card, ...]] = []
+        for st in view.stocks:
+            by_offset = dict(st.known)
+            bottom_up = [by_offset[k] if k in by_offset else take(1)[0] for k in range(st.size)]
+            stocks.append(tuple(reversed(bottom_up)))
+        scrap = list(view.known_scrap) + take(view.scrap_size - len(view.known_scrap))
+        state = BeorState.__new__(BeorState)
+        state._options = view.options
+        state._seed = rng.randrange(2**63)
+        state._restocks = 0
+        state._hands = tuple(hands)
+        state._bases = view.bases
+        state._stocks = tuple(stocks)
+        state._face_up = tuple(st.face_up for st in view.stocks)
+        state._known = tuple(frozenset(st.known) for st in view.stocks)
+        state._known_hands = tuple(frozenset(k) for k in view.known_in_hands)
+        state._scrap = tuple(scrap)
+        state._known_scrap = frozenset(view.known_scrap)
+        state._out = view.out
+        state._to_move = view.to_move if view.to_move is not None else 0
+        state._turn = view.turn
+        state._winner = view.winner
+        state._result = view.result
+        state._log = ()
+        return state
+
+
+BeorState.game = BeorGame()
