@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from parlour.cards import Card, Rank
+from parlour.cards import Card, Rank, deck54
 from parlour.core.game import JSON, Action, Event, Game, Outcome, State, View, seat_name
 from parlour.core.options import OptionSpec
 from parlour.core.rng import check_seed, derive_seed, make_rng
@@ -226,10 +226,16 @@ class _Turn:
                 self.win(left[0], f"{seat_name(left[0])} is the last player left and wins (B8)")
 
 
+FITS: dict[Card, tuple[bool, bool, bool, bool]] = {
+    c: (fits(c, 0), fits(c, 1), fits(c, 2), fits(c, 3)) for c in deck54()
+}
+CARD_ORDER: dict[Card, tuple[int, int, int]] = {c: c.sort_key() for c in deck54()}
+
+
 def _has_play(
     hand: list[Card] | tuple[Card, ...], stocks: list[list[Card]] | tuple[tuple[Card, ...], ...]
 ) -> bool:
-    return any(stocks[i] and fits(c, i) for c in hand for i in range(4))
+    return any(stocks[i] and FITS[c][i] for c in hand for i in range(4))
 
 
 class BeorState(State):
@@ -242,6 +248,7 @@ class BeorState(State):
         "_known",
         "_known_hands",
         "_known_scrap",
+        "_legal",
         "_log",
         "_options",
         "_out",
@@ -338,17 +345,24 @@ class BeorState(State):
         return self._log
 
     def _legal_actions(self) -> tuple[Action, ...]:
+        # States are immutable, so the legal actions are worked out once per state.
+        try:
+            return self._legal
+        except AttributeError:
+            pass
         hand = self._hands[self._to_move]
         stocks = self._stocks
         moves: list[Action] = []
-        for card in sorted(hand):
+        for card in sorted(hand, key=CARD_ORDER.__getitem__):
+            fit = FITS[card]
             for base in range(4):
-                if not stocks[base] or not fits(card, base):
+                if not stocks[base] or not fit[base]:
                     continue
                 moves.append(Move(card, base))
                 if card.rank in (Rank.FOUR, Rank.SEVEN):
                     moves += [Move(card, base, s) for s in range(4) if s != base and stocks[s]]
-        return tuple(moves)
+        self._legal: tuple[Action, ...] = tuple(moves)
+        return self._legal
 
     def parse_action(self, text: str) -> Action:
         """A person's text matched against the legal actions; refusals name the rule."""
