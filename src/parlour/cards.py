@@ -13,7 +13,7 @@ Card(Rank.TEN, Suit.HEARTS)
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 from parlour.errors import InvalidNotation
@@ -106,13 +106,16 @@ _RANK_BY_TEXT["10"] = Rank.TEN
 _SUIT_BY_TEXT = {s.value: s for s in Suit} | {s.symbol: s for s in Suit}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card. Jokers have ``rank == Rank.JOKER``, no suit and a number (1 or 2)."""
 
     rank: Rank
     suit: Suit | None = None
     joker: int = 0
+    # A small int naming the card, computed once: hashing and comparing cards is on every
+    # hot path of the engines (dict lookups, membership), and field tuples are slow there.
+    code: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rank == Rank.JOKER:
@@ -120,18 +123,25 @@ class Card:
                 raise ValueError("a Joker has no suit and is JK1 or JK2")
         elif self.suit is None or self.joker:
             raise ValueError("a card other than a Joker needs a suit")
+        suit = 0 if self.suit is None else _SUIT_ORDER[self.suit] + 1
+        object.__setattr__(self, "code", int(self.rank) * 16 + suit * 4 + self.joker)
+
+    def __hash__(self) -> int:
+        return self.code
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and self.code == other.code
 
     @property
     def is_joker(self) -> bool:
         return self.rank == Rank.JOKER
 
-    def sort_key(self) -> tuple[int, int, int]:
+    def sort_key(self) -> int:
         """Order by rank (A low, Jokers first), then suit S H D C."""
-        suit = -1 if self.suit is None else _SUIT_ORDER[self.suit]
-        return (int(self.rank), suit, self.joker)
+        return self.code
 
     def __lt__(self, other: Card) -> bool:
-        return self.sort_key() < other.sort_key()
+        return self.code < other.code
 
     def __str__(self) -> str:
         if self.suit is None:

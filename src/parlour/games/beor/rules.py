@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, Self
+from typing import ClassVar, Self, TypeVar
 
 from parlour.cards import Card, Rank, deck54
 from parlour.core.game import JSON, Action, Event, Game, Outcome, State, View, seat_name
@@ -38,6 +38,8 @@ from parlour.games.beor.notation import (
 from parlour.games.beor.view import BeorView, StockView
 
 __all__ = ["BeorGame", "BeorOptions", "BeorState"]
+
+_T = TypeVar("_T")
 
 Known = frozenset[tuple[int, Card]]
 """Publicly known cards of a stock, by offset from its bottom (stable while cards are drawn)."""
@@ -61,100 +63,107 @@ class BeorOptions:
         }
 
 
+RawEvent = tuple[object, ...]
+"""An event as recorded on the hot path; :func:`_events_of` turns it into words."""
+
+
 class _Turn:
-    """One action worked through on mutable copies; one method per rule. Never escapes
-    :meth:`BeorState._apply`, so states stay immutable."""
+    """One action worked through on shallow copies (only what the action touches is rebuilt);
+    one method per rule. Never escapes :meth:`BeorState._apply`, so states stay immutable."""
+
+    __slots__ = (
+        "bases",
+        "face_up",
+        "hands",
+        "known",
+        "known_hands",
+        "known_scrap",
+        "log",
+        "options",
+        "out",
+        "restocks",
+        "result",
+        "scrap",
+        "seed",
+        "stocks",
+        "to_move",
+        "turn",
+        "winner",
+    )
 
     def __init__(self, s: BeorState) -> None:
-        self.state = s
-        self.hands = [list(h) for h in s._hands]
-        self.bases = [list(b) for b in s._bases]
-        self.stocks = [list(st) for st in s._stocks]
-        self.face_up = list(s._face_up)
-        self.known = list(s._known)
-        self.known_hands = list(s._known_hands)
-        self.scrap = list(s._scrap)
-        self.known_scrap = set(s._known_scrap)
-        self.out = list(s._out)
+        self.options = s._options
+        self.seed = s._seed
+        self.hands = list(s._hands)
+        self.bases = list(s._bases)
+        self.stocks = list(s._stocks)
+        self.face_up = s._face_up
+        self.known = s._known
+        self.known_hands = s._known_hands
+        self.scrap = s._scrap
+        self.known_scrap = s._known_scrap
+        self.out = s._out
         self.to_move = s._to_move
         self.turn = s._turn
         self.restocks = s._restocks
         self.winner: int | None = None
         self.result: str | None = None
-        self.events: list[Event] = []
+        self.log: list[RawEvent] = []
 
     def play(self, move: Move) -> None:
         """Text: 'First, play a card from your hand onto one of the bases'."""
         p = self.to_move
-        self.hands[p].remove(move.card)
-        self.known_hands[p] = self.known_hands[p] - {move.card}
-        self.bases[move.base].insert(0, move.card)
-        self.events.append(
-            Event(
-                "played",
-                f"{seat_name(p)} plays {move.card.pretty()} on {BASES[move.base]}",
-                {"seat": p, "card": str(move.card), "base": BASES[move.base]},
-            )
-        )
-        if move.card.rank in (Rank.THREE, Rank.EIGHT):
+        card = move.card
+        hand = self.hands[p]
+        k = hand.index(card)
+        self.hands[p] = hand[:k] + hand[k + 1 :]
+        if card in self.known_hands[p]:
+            self.known_hands = _replace(self.known_hands, p, self.known_hands[p] - {card})
+        self.bases[move.base] = (card, *self.bases[move.base])
+        self.log.append(("played", p, card, move.base))
+        if card.rank is Rank.THREE or card.rank is Rank.EIGHT:
             self.flip(move.base)
 
     def flip(self, i: int) -> None:
         """B6: a 3 or 8 turns the base's stock over before the draw: its order reverses (option
         ``flip_reverses_order``) and it changes face."""
         stock = self.stocks[i]
-        n = len(stock)
-        if self.state._options.flip_reverses_order:
-            stock.reverse()
-            self.known[i] = frozenset((n - 1 - k, c) for k, c in self.known[i])
-        self.face_up[i] = not self.face_up[i]
+        if self.options.flip_reverses_order:
+            n = len(stock)
+            self.stocks[i] = stock[::-1]
+            if self.known[i]:
+                self.known = _replace(
+                    self.known, i, frozenset((n - 1 - k, c) for k, c in self.known[i])
+                )
+        up = not self.face_up[i]
+        self.face_up = _replace(self.face_up, i, up)
         self.reveal_top(i)
-        side = "face up" if self.face_up[i] else "face down"
-        self.events.append(
-            Event(
-                "flipped",
-                f"The {BASES[i]} stock is turned {side}",
-                {"stock": BASES[i], "face_up": self.face_up[i]},
-            )
-        )
+        self.log.append(("flipped", i, up))
 
     def reveal_top(self, i: int) -> None:
         """B6: the top card of a face-up stock is public."""
-        if self.face_up[i] and self.stocks[i]:
-            self.known[i] = self.known[i] | {(len(self.stocks[i]) - 1, self.stocks[i][0])}
+        stock = self.stocks[i]
+        if self.face_up[i] and stock:
+            self.known = _replace(self.known, i, self.known[i] | {(len(stock) - 1, stock[0])})
 
     def draw(self, i: int) -> None:
         """Text: 'Then, draw a card from that base's associated stock' (or any stock, B7). A
         card drawn from a face-up stock is publicly known to be in that hand (B6)."""
         p = self.to_move
         stock = self.stocks[i]
-        card = stock.pop(0)
-        offset = len(stock)
-        public = (offset, card) in self.known[i]
-        self.known[i] = frozenset(kc for kc in self.known[i] if kc[0] != offset)
-        self.hands[p].append(card)
-        name = BASES[i]
+        card = stock[0]
+        self.stocks[i] = stock[1:]
+        known = self.known[i]
+        public = False
+        if known:
+            entry = (len(stock) - 1, card)
+            public = entry in known
+            if public:
+                self.known = _replace(self.known, i, known - {entry})
+        self.hands[p] = (*self.hands[p], card)
         if public:
-            self.known_hands[p] = self.known_hands[p] | {card}
-            self.events.append(
-                Event(
-                    "drew",
-                    f"{seat_name(p)} draws {card.pretty()} from {name}",
-                    {"seat": p, "stock": name, "card": str(card)},
-                )
-            )
-        else:
-            self.events.append(
-                Event("drew", f"{seat_name(p)} draws from {name}", {"seat": p, "stock": name})
-            )
-            self.events.append(
-                Event(
-                    "drew",
-                    f"{seat_name(p)} draws {card.pretty()} from {name}",
-                    {"seat": p, "stock": name, "card": str(card)},
-                    audience=frozenset({p}),
-                )
-            )
+            self.known_hands = _replace(self.known_hands, p, self.known_hands[p] | {card})
+        self.log.append(("drew", p, i, card, public))
         self.reveal_top(i)
 
     def check_goal(self, seat: int) -> bool:
@@ -162,43 +171,34 @@ class _Turn:
         groups = goal_groups(self.hands[seat])
         if groups is None:
             return False
-        shown = ", ".join(" ".join(c.pretty() for c in g) for g in groups)
-        self.win(seat, f"{seat_name(seat)} wins with two groups: {shown}")
+        self.win(seat, groups)
         return True
 
-    def win(self, seat: int, text: str) -> None:
+    def win(self, seat: int, groups: tuple[tuple[Card, ...], tuple[Card, ...]] | None) -> None:
         self.winner = seat
         self.result = "win"
-        self.events.append(Event("won", text, {"seat": seat}))
+        self.log.append(("won", seat, groups))
 
     def restock(self) -> None:
         """B9: for each base keep the topmost card that shows its theme; shuffle every other
         base card with the scrap pile and deal it all round-robin into four face-down stocks."""
-        skip = self.state._options.restock_skip_jokers
+        skip = self.options.restock_skip_jokers
         kept: list[Card] = []
         pool: list[Card] = list(self.scrap)
         for i, pile in enumerate(self.bases):
             keep = next(c for c in pile if shows_theme(c, i, skip_jokers=skip))
             kept.append(keep)
             pool += [c for c in pile if c != keep]
-            self.bases[i] = [keep]
+            self.bases[i] = (keep,)
         self.restocks += 1
-        rng = make_rng(derive_seed(self.state._seed, "restock", self.restocks))
+        rng = make_rng(derive_seed(self.seed, "restock", self.restocks))
         rng.shuffle(pool)
-        self.stocks = [pool[i::4] for i in range(4)]
-        self.face_up = [False] * 4
-        self.known = [frozenset()] * 4
-        self.scrap = []
-        self.known_scrap = set()
-        names = ", ".join(f"{BASES[i]} {c.pretty()}" for i, c in enumerate(kept))
-        self.events.append(
-            Event(
-                "restocked",
-                f"Restock: the bases keep {names}; {len(pool)} cards go into four face-down "
-                "stocks (B9)",
-                {"kept": [str(c) for c in kept], "cards": len(pool)},
-            )
-        )
+        self.stocks = [tuple(pool[i::4]) for i in range(4)]
+        self.face_up = (False,) * 4
+        self.known = (frozenset(),) * 4
+        self.scrap = ()
+        self.known_scrap = frozenset()
+        self.log.append(("restocked", tuple(kept), len(pool)))
 
     def next_turn(self) -> None:
         """Clockwise to the next player still in; B8: a player with no legal play at the
@@ -213,28 +213,102 @@ class _Turn:
             self.to_move = seat
             if _has_play(self.hands[seat], self.stocks):
                 return
-            self.out.append(seat)
-            self.events.append(
-                Event("lost", f"{seat_name(seat)} cannot play and loses (B8)", {"seat": seat})
-            )
-            self.scrap += self.hands[seat]
-            self.known_scrap |= self.known_hands[seat]
-            self.hands[seat] = []
-            self.known_hands[seat] = frozenset()
+            self.out = (*self.out, seat)
+            self.log.append(("lost", seat))
+            self.scrap = self.scrap + self.hands[seat]
+            self.known_scrap = self.known_scrap | self.known_hands[seat]
+            self.hands[seat] = ()
+            self.known_hands = _replace(self.known_hands, seat, frozenset())
             left = [s for s in range(n) if s not in self.out]
             if len(left) == 1:
-                self.win(left[0], f"{seat_name(left[0])} is the last player left and wins (B8)")
+                self.win(left[0], None)
+
+
+def _replace(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _events_of(raw: RawEvent) -> list[Event]:
+    """Plain words for one recorded event; a card drawn unseen is named to its drawer only."""
+    kind = raw[0]
+    if kind == "played":
+        _, p, card, base = raw
+        assert isinstance(p, int) and isinstance(card, Card) and isinstance(base, int)
+        return [
+            Event(
+                "played",
+                f"{seat_name(p)} plays {card.pretty()} on {BASES[base]}",
+                {"seat": p, "card": str(card), "base": BASES[base]},
+            )
+        ]
+    if kind == "flipped":
+        _, i, up = raw
+        assert isinstance(i, int)
+        side = "face up" if up else "face down"
+        return [
+            Event(
+                "flipped",
+                f"The {BASES[i]} stock is turned {side} (B6)",
+                {"stock": BASES[i], "face_up": bool(up)},
+            )
+        ]
+    if kind == "drew":
+        _, p, i, card, public = raw
+        assert isinstance(p, int) and isinstance(i, int) and isinstance(card, Card)
+        named = Event(
+            "drew",
+            f"{seat_name(p)} draws {card.pretty()} from {BASES[i]}",
+            {"seat": p, "stock": BASES[i], "card": str(card)},
+            audience=None if public else frozenset({p}),
+        )
+        if public:
+            return [named]
+        unseen = Event(
+            "drew", f"{seat_name(p)} draws from {BASES[i]}", {"seat": p, "stock": BASES[i]}
+        )
+        return [unseen, named]
+    if kind == "restocked":
+        _, kept, count = raw
+        assert isinstance(kept, tuple)
+        names = ", ".join(f"{BASES[i]} {c.pretty()}" for i, c in enumerate(kept))
+        return [
+            Event(
+                "restocked",
+                f"Restock: the bases keep {names}; {count} cards go into four face-down "
+                "stocks (B9)",
+                {"kept": [str(c) for c in kept], "cards": count},
+            )
+        ]
+    if kind == "lost":
+        seat = raw[1]
+        assert isinstance(seat, int)
+        return [Event("lost", f"{seat_name(seat)} cannot play and loses (B8)", {"seat": seat})]
+    if kind == "won":
+        _, seat, groups = raw
+        assert isinstance(seat, int)
+        if groups is None:
+            text = f"{seat_name(seat)} is the last player left and wins (B8)"
+        else:
+            assert isinstance(groups, tuple)
+            shown = ", ".join(" ".join(c.pretty() for c in g) for g in groups)
+            text = f"{seat_name(seat)} wins with two groups: {shown} (B5)"
+        return [Event("won", text, {"seat": seat})]
+    turns = raw[1]
+    return [
+        Event(
+            "draw",
+            f"Turn limit of {turns} reached: the game is a draw (B10)",
+            {"turns": turns},
+        )
+    ]
 
 
 FITS: dict[Card, tuple[bool, bool, bool, bool]] = {
     c: (fits(c, 0), fits(c, 1), fits(c, 2), fits(c, 3)) for c in deck54()
 }
-CARD_ORDER: dict[Card, tuple[int, int, int]] = {c: c.sort_key() for c in deck54()}
 
 
-def _has_play(
-    hand: list[Card] | tuple[Card, ...], stocks: list[list[Card]] | tuple[tuple[Card, ...], ...]
-) -> bool:
+def _has_play(hand: tuple[Card, ...], stocks: list[tuple[Card, ...]]) -> bool:
     return any(stocks[i] and FITS[c][i] for c in hand for i in range(4))
 
 
@@ -283,20 +357,14 @@ class BeorState(State):
         self._turn = 0
         self._winner: int | None = None
         self._result: str | None = None
-        self._log: tuple[Event, ...] = ()
+        self._log: tuple[RawEvent, ...] = ()
         if options.natural_win:
+            # B5: the goal is checked after the deal, first qualifying seat in turn order.
             for seat in range(n):
                 groups = goal_groups(deal.hands[seat])
                 if groups is not None:
-                    shown = ", ".join(" ".join(c.pretty() for c in g) for g in groups)
                     self._winner, self._result = seat, "win"
-                    self._log = (
-                        Event(
-                            "won",
-                            f"{seat_name(seat)} is dealt two groups and wins: {shown} (B5)",
-                            {"seat": seat},
-                        ),
-                    )
+                    self._log = (("won", seat, groups),)
                     break
 
     @property
@@ -342,7 +410,7 @@ class BeorState(State):
 
     @property
     def events(self) -> tuple[Event, ...]:
-        return self._log
+        return tuple(e for raw in self._log for e in _events_of(raw))
 
     def _legal_actions(self) -> tuple[Action, ...]:
         # States are immutable, so the legal actions are worked out once per state.
@@ -353,7 +421,7 @@ class BeorState(State):
         hand = self._hands[self._to_move]
         stocks = self._stocks
         moves: list[Action] = []
-        for card in sorted(hand, key=CARD_ORDER.__getitem__):
+        for card in sorted(hand):
             fit = FITS[card]
             for base in range(4):
                 if not stocks[base] or not fit[base]:
@@ -401,41 +469,33 @@ class BeorState(State):
         t = _Turn(self)
         t.play(action)
         t.draw(action.draw_from)
+        t.turn += 1
         if not t.check_goal(self._to_move):
             if not any(t.stocks):
                 t.restock()
-            t.turn += 1
             if t.turn >= self._options.max_turns:
                 t.result = "draw"
-                t.events.append(
-                    Event(
-                        "draw",
-                        f"Turn limit of {t.turn} reached: the game is a draw (B10)",
-                        {"turns": t.turn},
-                    )
-                )
+                t.log.append(("draw", t.turn))
             else:
                 t.next_turn()
-        else:
-            t.turn += 1
         nxt = type(self).__new__(type(self))
         nxt._options = self._options
         nxt._seed = self._seed
         nxt._restocks = t.restocks
-        nxt._hands = tuple(tuple(h) for h in t.hands)
-        nxt._bases = tuple(tuple(b) for b in t.bases)
-        nxt._stocks = tuple(tuple(s) for s in t.stocks)
-        nxt._face_up = tuple(t.face_up)
-        nxt._known = tuple(t.known)
-        nxt._known_hands = tuple(t.known_hands)
-        nxt._scrap = tuple(t.scrap)
-        nxt._known_scrap = frozenset(t.known_scrap)
-        nxt._out = tuple(t.out)
+        nxt._hands = tuple(t.hands)
+        nxt._bases = tuple(t.bases)
+        nxt._stocks = tuple(t.stocks)
+        nxt._face_up = t.face_up
+        nxt._known = t.known
+        nxt._known_hands = t.known_hands
+        nxt._scrap = t.scrap
+        nxt._known_scrap = t.known_scrap
+        nxt._out = t.out
         nxt._to_move = t.to_move
         nxt._turn = t.turn
         nxt._winner = t.winner
         nxt._result = t.result
-        nxt._log = tuple(t.events)
+        nxt._log = tuple(t.log)
         return nxt
 
     def view(self, seat: int | None) -> BeorView:
