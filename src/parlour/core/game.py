@@ -143,6 +143,10 @@ class State(ABC):
     def _apply(self, action: Action) -> Self:
         """The state after a legal ``action``; called only with one of :meth:`legal_actions`."""
 
+    def _is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is one of the legal actions; games may answer faster."""
+        return action in self._legal_actions()
+
     @abstractmethod
     def _refusal(self, text: str) -> str:
         """Why ``text`` is not a legal action here, naming the rule (for :class:`IllegalAction`)."""
@@ -196,7 +200,7 @@ class State(ABC):
             raise NotYourTurn(f"it is {mover}'s turn, not {seat_name(seat)}'s")
         if isinstance(action, str):
             action = self.parse_action(action)
-        elif action not in self._legal_actions():
+        elif not self._is_legal(action):
             raise IllegalAction(self._refusal(str(action)))
         return self._apply(action)
 

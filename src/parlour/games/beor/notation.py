@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from parlour.cards import Card, Rank, parse_card
+from parlour.cards import Card, Rank, deck52, parse_card
 from parlour.core.game import Action
 from parlour.errors import InvalidNotation
 
@@ -142,17 +142,29 @@ def _is_group(a: Card, b: Card, c: Card) -> bool:
     return ranks[2] <= int(Rank.QUEEN) and ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1
 
 
+def _all_groups() -> frozenset[frozenset[Card]]:
+    """Every B5 group of three cards: 52 sets and 40 runs."""
+    return frozenset(frozenset(trio) for trio in combinations(deck52(), 3) if _is_group(*trio))
+
+
+GROUPS = _all_groups()
+
+
 def goal_groups(hand: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
     """B5: the two groups of three that make ``hand`` (6 cards) a winning hand, or None."""
     if len(hand) != 6:
         return None
     first, rest = hand[0], hand[1:]
-    for pair in combinations(range(5), 2):
-        group = (first, rest[pair[0]], rest[pair[1]])
-        other = tuple(rest[i] for i in range(5) if i not in pair)
-        if _is_group(*group) and _is_group(*other):
-            return group, other
+    groups = GROUPS
+    for x, y in _PAIRS:
+        if frozenset((first, rest[x], rest[y])) in groups:
+            other = tuple(rest[i] for i in range(5) if i != x and i != y)
+            if frozenset(other) in groups:
+                return (first, rest[x], rest[y]), other
     return None
+
+
+_PAIRS = tuple(combinations(range(5), 2))
 
 
 def is_goal(hand: Sequence[Card]) -> bool:

@@ -432,6 +432,24 @@ class BeorState(State):
         self._legal: tuple[Action, ...] = tuple(moves)
         return self._legal
 
+    def _is_legal(self, action: Action) -> bool:
+        """B4 and B7 checked directly: the card in hand, fitting a base with stock, and a 4 or
+        7 for a draw from another non-empty stock."""
+        if not isinstance(action, Move):
+            return False
+        card, stocks = action.card, self._stocks
+        if card not in self._hands[self._to_move] or not stocks[action.base]:
+            return False
+        if not FITS[card][action.base]:
+            return False
+        if action.stock is None:
+            return True
+        return (
+            card.rank in (Rank.FOUR, Rank.SEVEN)
+            and action.stock != action.base
+            and bool(stocks[action.stock])
+        )
+
     def parse_action(self, text: str) -> Action:
         """A person's text matched against the legal actions; refusals name the rule."""
         from parlour.errors import GameOver, IllegalAction
@@ -442,7 +460,7 @@ class BeorState(State):
             move = parse_action(text)
         except InvalidNotation as err:
             raise IllegalAction(str(err)) from None
-        if move in self._legal_actions():
+        if self._is_legal(move):
             return move
         raise IllegalAction(self._refusal(text))
 
