@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import ClassVar, Self, TypeVar
 
 from parlour.cards import Card, Rank, deck54
@@ -308,6 +309,23 @@ FITS: dict[Card, tuple[bool, bool, bool, bool]] = {
 }
 
 
+def _moves_of(card: Card) -> tuple[tuple[int, Move, tuple[Move, ...]], ...]:
+    """Every move ``card`` can ever make, by base: B4 themes, and B7 draws for a 4 or 7."""
+    out = []
+    for base in range(4):
+        if FITS[card][base]:
+            others: tuple[Move, ...] = ()
+            if card.rank in (Rank.FOUR, Rank.SEVEN):
+                others = tuple(Move(card, base, s) for s in range(4) if s != base)
+            out.append((base, Move(card, base), others))
+    return tuple(out)
+
+
+# Moves are made once: building frozen dataclasses is the slowest part of listing actions.
+MOVES = {c: _moves_of(c) for c in deck54()}
+_CODE = attrgetter("code")
+
+
 def _has_play(hand: tuple[Card, ...], stocks: list[tuple[Card, ...]]) -> bool:
     return any(stocks[i] and FITS[c][i] for c in hand for i in range(4))
 
@@ -418,17 +436,13 @@ class BeorState(State):
             return self._legal
         except AttributeError:
             pass
-        hand = self._hands[self._to_move]
         stocks = self._stocks
         moves: list[Action] = []
-        for card in sorted(hand):
-            fit = FITS[card]
-            for base in range(4):
-                if not stocks[base] or not fit[base]:
-                    continue
-                moves.append(Move(card, base))
-                if card.rank in (Rank.FOUR, Rank.SEVEN):
-                    moves += [Move(card, base, s) for s in range(4) if s != base and stocks[s]]
+        for card in sorted(self._hands[self._to_move], key=_CODE):
+            for base, plain, others in MOVES[card]:
+                if stocks[base]:
+                    moves.append(plain)
+                    moves += [m for m in others if stocks[m.draw_from]]
         self._legal: tuple[Action, ...] = tuple(moves)
         return self._legal
 
