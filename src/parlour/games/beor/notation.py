@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from parlour.cards import Card, Rank, deck52, parse_card
+from parlour.cards import JOKERS, Card, Rank, deck52, parse_card
 from parlour.core.game import Action
 from parlour.errors import InvalidNotation
 
@@ -155,6 +155,10 @@ def goal_groups(hand: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Card, ...
     if len(hand) != 6:
         return None
     first, rest = hand[0], hand[1:]
+    partners = PARTNERS[first]
+    # Most hands fail here: the first card needs two partners to be in any group at all.
+    if sum(c in partners for c in rest) < 2:
+        return None
     groups = GROUPS
     for x, y in _PAIRS:
         if frozenset((first, rest[x], rest[y])) in groups:
@@ -165,6 +169,11 @@ def goal_groups(hand: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Card, ...
 
 
 _PAIRS = tuple(combinations(range(5), 2))
+PARTNERS: dict[Card, frozenset[Card]] = {
+    card: frozenset(other for g in GROUPS if card in g for other in g if other != card)
+    for card in deck52()
+}
+PARTNERS.update({joker: frozenset() for joker in JOKERS})
 
 
 def is_goal(hand: Sequence[Card]) -> bool:
