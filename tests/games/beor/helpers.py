@@ -14,7 +14,7 @@ GAME = BeorGame()
 def make_deal(
     hands: list[str],
     stocks: dict[str, str] | None = None,
-    bases: str = "2S 4H 7C 9D",
+    bases: str = "2S 4H 7C TD",
 ) -> dict[str, Any]:
     """A valid deal: the given bases (black even odd red), hands (6 cards each) and stock tops
     (top first); every other card fills the stocks in deck order, sizes as B1 says."""
@@ -30,7 +30,7 @@ def make_deal(
         cards = tops[name] + rest[: size - len(tops[name])]
         del rest[: size - len(tops[name])]
         filled[name] = [str(c) for c in cards]
-    assert not rest, "the stocks hold every card left"
+    assert not rest and len(set(used)) == len(used), "each card of the deck exactly once"
     return {
         "bases": dict(zip(BASES, bases.split(), strict=True)),
         "hands": [[str(c) for c in h] for h in hand_cards],
