@@ -177,7 +177,7 @@ def parse_card(text: str) -> Card:
         rank = _RANK_BY_TEXT.get(t[:-1])
         suit = _SUIT_BY_TEXT.get(t[-1])
         if rank is not None and suit is not None:
-            return Card(rank, suit)
+            return _DECK52[_INDEX[(rank, suit)]]
     raise InvalidNotation(
         f"{text.strip()!r} is not a card: write rank A 2-9 T J Q K then suit S H D C, "
         "e.g. AS, TH, 7C (or JK1, JK2)"
@@ -194,9 +194,15 @@ def format_cards(cards: tuple[Card, ...] | list[Card], *, pretty: bool = False) 
     return " ".join(c.pretty() if pretty else str(c) for c in cards)
 
 
+# One object per card, shared by every deck and parse: dict and set look-ups on the engines' hot
+# paths then match by identity before they ever compare.
+_DECK52 = tuple(Card(r, s) for s in Suit for r in Rank if r != Rank.JOKER)
+_INDEX = {(c.rank, c.suit): i for i, c in enumerate(_DECK52)}
+
+
 def deck52() -> tuple[Card, ...]:
     """The 52-card deck in a fixed order (suits S H D C, ranks A..K)."""
-    return tuple(Card(r, s) for s in Suit for r in Rank if r != Rank.JOKER)
+    return _DECK52
 
 
 def deck54() -> tuple[Card, ...]:

@@ -309,14 +309,14 @@ FITS: dict[Card, tuple[bool, bool, bool, bool]] = {
 }
 
 
-def _moves_of(card: Card) -> tuple[tuple[int, Move, tuple[Move, ...]], ...]:
+def _moves_of(card: Card) -> tuple[tuple[int, Move, tuple[tuple[int, Move], ...]], ...]:
     """Every move ``card`` can ever make, by base: B4 themes, and B7 draws for a 4 or 7."""
     out = []
     for base in range(4):
         if FITS[card][base]:
-            others: tuple[Move, ...] = ()
+            others: tuple[tuple[int, Move], ...] = ()
             if card.rank in (Rank.FOUR, Rank.SEVEN):
-                others = tuple(Move(card, base, s) for s in range(4) if s != base)
+                others = tuple((s, Move(card, base, s)) for s in range(4) if s != base)
             out.append((base, Move(card, base), others))
     return tuple(out)
 
@@ -438,11 +438,15 @@ class BeorState(State):
             pass
         stocks = self._stocks
         moves: list[Action] = []
+        append = moves.append
         for card in sorted(self._hands[self._to_move], key=_CODE):
             for base, plain, others in MOVES[card]:
                 if stocks[base]:
-                    moves.append(plain)
-                    moves += [m for m in others if stocks[m.draw_from]]
+                    append(plain)
+                    if others:
+                        for stock, move in others:
+                            if stocks[stock]:
+                                append(move)
         self._legal: tuple[Action, ...] = tuple(moves)
         return self._legal
 
