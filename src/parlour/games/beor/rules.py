@@ -394,6 +394,10 @@ class BeorState(State):
         return None if self._result is not None else self._to_move
 
     @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    @property
     def turn(self) -> int:
         """Turns played so far (B10)."""
         return self._turn
