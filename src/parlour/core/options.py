@@ -13,12 +13,13 @@ from parlour.errors import InvalidOption
 
 __all__ = ["OptionSpec", "OptionValue", "parse_option_pairs", "validate_options"]
 
-OptionValue = str | int | bool | None
+OptionValue = str | int | bool | tuple[int, ...] | None
 
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """One option: its name, kind (``choice``, ``int`` or ``bool``), default and help.
+    """One option: its name, kind (``choice``, ``int``, ``bool`` or ``players``: a list of
+    player numbers counted from 1, like ``1,3``), default and help.
 
     ``nullable`` int options take ``none`` (or JSON null) for "no value", e.g. no card limit.
     """
@@ -38,9 +39,16 @@ class OptionSpec:
             kind = "|".join(self.choices)
         elif self.kind == "int":
             kind = "N" + ("|none" if self.nullable else "")
+        elif self.kind == "players":
+            kind = "P,P,..."
         else:
             kind = "true|false"
-        default = "none" if self.default is None else str(self.default).lower()
+        if self.default is None:
+            default = "none"
+        elif isinstance(self.default, tuple):
+            default = ",".join(map(str, self.default)) or "nobody"
+        else:
+            default = str(self.default).lower()
         return f"{self.name}={kind} (default {default})"
 
     def convert(self, game: str, value: object) -> OptionValue:
@@ -53,6 +61,8 @@ class OptionSpec:
             if text is not None and text in self.choices:
                 return text
             raise InvalidOption(f"{where} must be one of {', '.join(self.choices)}, got {value!r}")
+        if self.kind == "players":
+            return self._players(where, value)
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
@@ -71,6 +81,25 @@ class OptionSpec:
             extra = " or none" if self.nullable else ""
             raise InvalidOption(f"{where} must be a whole number{floor}{extra}, got {value!r}")
         return number
+
+
+    def _players(self, where: str, value: object) -> tuple[int, ...]:
+        items: list[object]
+        if isinstance(value, str):
+            items = [v for v in value.replace(",", " ").split() if v]
+        elif isinstance(value, list | tuple):
+            items = list(value)
+        else:
+            items = [value]
+        numbers: list[int] = []
+        for item in items:
+            text = str(item).strip().lower().removeprefix("p")
+            if isinstance(item, bool) or not text.isdigit() or int(text) < 1:
+                raise InvalidOption(
+                    f"{where} lists players by number from 1, like 1,3; got {value!r}"
+                )
+            numbers.append(int(text))
+        return tuple(sorted(set(numbers)))
 
 
 def validate_options(

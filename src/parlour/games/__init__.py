@@ -11,10 +11,11 @@ from parlour.core.record import Record, replay
 from parlour.errors import InvalidRecord
 from parlour.games.beggar.rules import BeggarGame
 from parlour.games.beor.rules import BeorGame
+from parlour.games.death.rules import DeathGame
 
 __all__ = ["GAMES", "find_game", "replay_json"]
 
-GAMES: Mapping[str, Game] = MappingProxyType({g.name: g for g in (BeggarGame(), BeorGame())})
+GAMES: Mapping[str, Game] = MappingProxyType({g.name: g for g in (BeggarGame(), BeorGame(), DeathGame())})
 _ALIASES = {"beggar-my-neighbour": "beggar", "beggar-my-neighbor": "beggar", "bmn": "beggar"}
 
 

@@ -633,11 +633,13 @@ class BeorGame(Game):
 
     def typed_options(self, given: Mapping[str, object] | None) -> BeorOptions:
         values = self.options(given)
+        max_turns = values["max_turns"]
+        assert isinstance(max_turns, int)
         return BeorOptions(
             natural_win=bool(values["natural_win"]),
             flip_reverses_order=bool(values["flip_reverses_order"]),
             restock_skip_jokers=bool(values["restock_skip_jokers"]),
-            max_turns=int(values["max_turns"] or 0),
+            max_turns=max_turns,
         )
 
     def new(
