@@ -15,8 +15,16 @@ from parlour.games.death.rules import DeathGame
 
 __all__ = ["GAMES", "find_game", "replay_json"]
 
-GAMES: Mapping[str, Game] = MappingProxyType({g.name: g for g in (BeggarGame(), BeorGame(), DeathGame())})
-_ALIASES = {"beggar-my-neighbour": "beggar", "beggar-my-neighbor": "beggar", "bmn": "beggar"}
+GAMES: Mapping[str, Game] = MappingProxyType(
+    {g.name: g for g in (BeggarGame(), BeorGame(), DeathGame())}
+)
+_ALIASES = {
+    "beggar-my-neighbour": "beggar",
+    "beggar-my-neighbor": "beggar",
+    "bmn": "beggar",
+    "game-of-death": "death",
+    "beckers-game-of-death": "death",
+}
 
 
 def find_game(name: str) -> Game:
