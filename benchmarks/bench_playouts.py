@@ -12,12 +12,12 @@ import pstats
 import random
 import time
 
-from parlour.games.beor import BeorGame
+from parlour.games import find_game
 
 
-def playouts(players: int, games: int, seed: int) -> tuple[int, float]:
+def playouts(name: str, players: int, games: int, seed: int) -> tuple[int, float]:
     """Actions played and seconds taken by ``games`` random playouts."""
-    game = BeorGame()
+    game = find_game(name)
     actions = 0
     began = time.perf_counter()
     for i in range(games):
@@ -31,20 +31,25 @@ def playouts(players: int, games: int, seed: int) -> tuple[int, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", nargs="+", default=["beor", "death"])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="print the top of a profile")
     args = parser.parse_args()
-    for players in args.players:
-        if args.profile:
-            profiler = cProfile.Profile()
-            profiler.enable()
-        actions, took = playouts(players, args.games, args.seed)
-        if args.profile:
-            profiler.disable()
-            pstats.Stats(profiler).sort_stats("cumulative").print_stats(12)
-        print(f"BEOR, {players} players: {actions / took:,.0f} actions/s ({actions} actions)")
+    for name in args.game:
+        for players in args.players:
+            if args.profile:
+                profiler = cProfile.Profile()
+                profiler.enable()
+            actions, took = playouts(name, players, args.games, args.seed)
+            if args.profile:
+                profiler.disable()
+                pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
+            title = find_game(name).title
+            print(
+                f"{title}, {players} players: {actions / took:,.0f} actions/s ({actions} actions)"
+            )
 
 
 if __name__ == "__main__":
