@@ -18,6 +18,7 @@ Options:
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Self
@@ -44,6 +45,10 @@ from parlour.games.death.view import DeathView
 __all__ = ["DeathGame", "DeathOptions", "DeathState"]
 
 TWO_OF_DIAMONDS = Card(Rank.TWO, Suit.DIAMONDS)
+# Actions are made once: building frozen dataclasses is the slowest part of listing actions.
+THROWS = {c: Throw(c) for c in deck52()}
+GIVES = {k: {s: Give(k, s) for s in range(10)} for k in range(1, 21)}
+_CODE = attrgetter("code")
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 
 
@@ -106,7 +111,8 @@ class _Turn:
         """G2 and G6: the card goes on the pile, then its effects in order."""
         p = self.to_move
         hand = self.hands[p]
-        self.hands[p] = tuple(c for c in hand if c != card)
+        k = hand.index(card)
+        self.hands[p] = hand[:k] + hand[k + 1 :]
         covered = self.pile[-1] if self.pile else None
         covered_by = self.pile_seats[-1] if self.pile_seats else None
         self.pile = (*self.pile, card)
@@ -280,6 +286,7 @@ class DeathState(State):
         "_given",
         "_hands",
         "_last_thrower",
+        "_legal",
         "_log",
         "_options",
         "_over",
@@ -374,20 +381,31 @@ class DeathState(State):
         return bool(self._pile or self._swept)
 
     def _legal_actions(self) -> tuple[Action, ...]:
+        # States are immutable, so the legal actions are worked out once per state.
+        try:
+            return self._legal
+        except AttributeError:
+            pass
         p = self._to_move
+        legal: tuple[Action, ...]
         if self._pending is not None:
             _, left, _ = self._pending
-            return tuple(
-                Give(k, s) for s in range(self.players) if s != p for k in range(1, left + 1)
+            legal = tuple(
+                GIVES[k][s] for s in range(self.players) if s != p for k in range(1, left + 1)
             )
-        hand = sorted(self._hands[p])
-        if not self._started:
-            return (Throw(TWO_OF_DIAMONDS),)
-        if not self._pile:
-            return tuple(Throw(c) for c in hand)
-        top = self._pile[-1]
-        legal = [Throw(c) for c in hand if c.suit == top.suit or c.rank == top.rank]
-        return tuple(legal) if legal else (PASS,)
+        elif not self._started:
+            legal = (THROWS[TWO_OF_DIAMONDS],)
+        else:
+            hand = sorted(self._hands[p], key=_CODE)
+            if not self._pile:
+                legal = tuple(THROWS[c] for c in hand)
+            else:
+                top = self._pile[-1]
+                suit, rank = top.suit, top.rank
+                follows = [THROWS[c] for c in hand if c.suit is suit or c.rank is rank]
+                legal = tuple(follows) if follows else (PASS,)
+        self._legal: tuple[Action, ...] = legal
+        return legal
 
     def _is_legal(self, action: Action) -> bool:
         if isinstance(action, Penalty):
