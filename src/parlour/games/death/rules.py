@@ -141,7 +141,7 @@ class _Turn:
         """G4: a same-rank card of another suit makes the thrower of the covered card drink
         1, even if he has since passed or run out of cards."""
         if card.rank == covered.rank and card.suit != covered.suit:
-            self.drink(covered_by, 1, f"suit broken, {covered.pretty()} by {card.pretty()} (G4)")
+            self.drink(covered_by, 1, "suit broken (G4)")
 
     def go_down(self, card: Card, covered: Card) -> None:
         """G3: same suit, both cards 2-10, the new card lower: the thrower drinks the
