@@ -115,5 +115,7 @@ class TestRecords:
             replay(record, find_game("beggar"))
 
     def test_unknown_game_lists_the_games(self) -> None:
-        with pytest.raises(InvalidRecord, match="unknown game 'chess'; the games are: beggar, beor, death"):
+        with pytest.raises(
+            InvalidRecord, match="unknown game 'chess'; the games are: beggar, beor, death"
+        ):
             find_game("chess")

@@ -18,9 +18,9 @@ Options:
 from __future__ import annotations
 
 import random
-from operator import attrgetter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import ClassVar, Self
 
 from parlour.cards import Card, Rank, Suit, deck52
