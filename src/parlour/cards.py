@@ -53,6 +53,7 @@ class Suit(Enum):
         return not self.is_red
 
 
+_CARDS: dict[tuple[Rank, Suit | None, int], Card] = {}
 _SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.DIAMONDS: 2, Suit.CLUBS: 3}
 _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 
@@ -108,14 +109,21 @@ _SUIT_BY_TEXT = {s.value: s for s in Suit} | {s.symbol: s for s in Suit}
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One card. Jokers have ``rank == Rank.JOKER``, no suit and a number (1 or 2)."""
+    """One card. Jokers have ``rank == Rank.JOKER``, no suit and a number (1 or 2).
+
+    There is one object per card: ``Card(Rank.ACE, Suit.SPADES)`` always returns the same
+    object, so cards compare and hash by identity, at C speed, on the engines' hot paths.
+    """
 
     rank: Rank
     suit: Suit | None = None
     joker: int = 0
-    # A small int naming the card, computed once: hashing and comparing cards is on every
-    # hot path of the engines (dict lookups, membership), and field tuples are slow there.
+    # A small int naming the card, in sort order.
     code: int = field(init=False, repr=False, compare=False)
+
+    def __new__(cls, rank: Rank, suit: Suit | None = None, joker: int = 0) -> Card:
+        cached = _CARDS.get((rank, suit, joker))
+        return cached if cached is not None else object.__new__(cls)
 
     def __post_init__(self) -> None:
         if self.rank == Rank.JOKER:
@@ -125,12 +133,11 @@ class Card:
             raise ValueError("a card other than a Joker needs a suit")
         suit = 0 if self.suit is None else _SUIT_ORDER[self.suit] + 1
         object.__setattr__(self, "code", int(self.rank) * 16 + suit * 4 + self.joker)
+        _CARDS.setdefault((self.rank, self.suit, self.joker), self)
 
-    def __hash__(self) -> int:
-        return self.code
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Card) and self.code == other.code
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit | None, int]]:
+        # Unpickling and copying go through __new__, so they give the one object too.
+        return (Card, (self.rank, self.suit, self.joker))
 
     @property
     def is_joker(self) -> bool:

@@ -155,9 +155,8 @@ def goal_groups(hand: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Card, ...
     if len(hand) != 6:
         return None
     first, rest = hand[0], hand[1:]
-    partners = PARTNERS[first]
     # Most hands fail here: the first card needs two partners to be in any group at all.
-    if sum(c in partners for c in rest) < 2:
+    if len(PARTNERS[first].intersection(rest)) < 2:
         return None
     groups = GROUPS
     for x, y in _PAIRS:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import chain
 from operator import attrgetter
 from typing import ClassVar, Self, TypeVar
 
@@ -309,25 +310,38 @@ FITS: dict[Card, tuple[bool, bool, bool, bool]] = {
 }
 
 
-def _moves_of(card: Card) -> tuple[tuple[int, Move, tuple[tuple[int, Move], ...]], ...]:
-    """Every move ``card`` can ever make, by base: B4 themes, and B7 draws for a 4 or 7."""
-    out = []
+def _moves_of(card: Card, open_stocks: int) -> tuple[Move, ...]:
+    """Every legal move of ``card`` while the stocks in the bit mask ``open_stocks`` (bit i:
+    stock i not empty) have cards: B4 themes on bases with stock, and B7 draws for a 4 or 7."""
+    out: list[Move] = []
     for base in range(4):
-        if FITS[card][base]:
-            others: tuple[tuple[int, Move], ...] = ()
+        if FITS[card][base] and open_stocks >> base & 1:
+            out.append(Move(card, base))
             if card.rank in (Rank.FOUR, Rank.SEVEN):
-                others = tuple((s, Move(card, base, s)) for s in range(4) if s != base)
-            out.append((base, Move(card, base), others))
+                out += [Move(card, base, s) for s in range(4) if s != base and open_stocks >> s & 1]
     return tuple(out)
 
 
-# Moves are made once: building frozen dataclasses is the slowest part of listing actions.
-MOVES = {c: _moves_of(c) for c in deck54()}
+# Moves are made once, for every card and every set of non-empty stocks: building frozen
+# dataclasses is the slowest part of listing actions.
+MOVES = {c: tuple(_moves_of(c, mask) for mask in range(16)) for c in deck54()}
 _CODE = attrgetter("code")
 
 
+def _open_stocks(stocks: tuple[tuple[Card, ...], ...] | list[tuple[Card, ...]]) -> int:
+    """Bit i set when stock i has cards."""
+    return (
+        (1 if stocks[0] else 0)
+        | (2 if stocks[1] else 0)
+        | (4 if stocks[2] else 0)
+        | (8 if stocks[3] else 0)
+    )
+
+
 def _has_play(hand: tuple[Card, ...], stocks: list[tuple[Card, ...]]) -> bool:
-    return any(stocks[i] and FITS[c][i] for c in hand for i in range(4))
+    """B8: whether a hand has a legal play on these stocks."""
+    mask = _open_stocks(stocks)
+    return any(MOVES[c][mask] for c in hand)
 
 
 class BeorState(State):
@@ -440,18 +454,9 @@ class BeorState(State):
             return self._legal
         except AttributeError:
             pass
-        stocks = self._stocks
-        moves: list[Action] = []
-        append = moves.append
-        for card in sorted(self._hands[self._to_move], key=_CODE):
-            for base, plain, others in MOVES[card]:
-                if stocks[base]:
-                    append(plain)
-                    if others:
-                        for stock, move in others:
-                            if stocks[stock]:
-                                append(move)
-        self._legal: tuple[Action, ...] = tuple(moves)
+        mask = _open_stocks(self._stocks)
+        hand = sorted(self._hands[self._to_move], key=_CODE)
+        self._legal: tuple[Action, ...] = tuple(chain.from_iterable(MOVES[c][mask] for c in hand))
         return self._legal
 
     def _is_legal(self, action: Action) -> bool:
