@@ -75,6 +75,92 @@ def drink_words(seat: int, drinks: int, options: DeathOptions) -> str:
     return f"{seat_name(seat)} drinks {drinks}"
 
 
+RawEvent = tuple[object, ...]
+"""An event as recorded on the hot path; :func:`_event_of` turns it into words."""
+
+# Why a player drinks, in words (G-rulings); ``{card}`` and ``{other}`` name the cards.
+_REASONS = {
+    "pass": "pass (G2)",
+    "broken": "suit broken (G4)",
+    "down": "{card} under {other} (G3)",
+    "take": "{card} takes {value} (G5)",
+    "hand": "still holding {card} (G11)",
+    "illegal": "illegal throw of {card}; it goes back (G13)",
+    "doh": "D'oh! (G13)",
+    "delay": "delay of game (G13)",
+}
+_DRINK_KINDS = {"hand": "hand_penalty", "illegal": "penalty", "doh": "penalty", "delay": "penalty"}
+_SWEEPS = {"ace": "an Ace (G8)", "all_pass": "everyone else passed (G9)"}
+
+
+def _event_of(raw: RawEvent, options: DeathOptions) -> Event:
+    """Plain words for one recorded event (a sober player's drinks are points, G14)."""
+    kind = raw[0]
+    if kind == "drank":
+        _, seat, drinks, why, card, other = raw
+        assert isinstance(seat, int) and isinstance(drinks, int) and isinstance(why, str)
+        reason = _REASONS[why].format(
+            card=card.pretty() if isinstance(card, Card) else "",
+            other=other.pretty() if isinstance(other, Card) else "",
+            value=drinks,
+        )
+        return Event(
+            _DRINK_KINDS.get(why, "drank"),
+            f"{drink_words(seat, drinks, options)}: {reason}",
+            {"seat": seat, "drinks": drinks, "reason": reason},
+        )
+    if kind == "threw":
+        _, seat, card = raw
+        assert isinstance(seat, int) and isinstance(card, Card)
+        return Event(
+            "threw", f"{seat_name(seat)} throws {card.pretty()}", {"seat": seat, "card": str(card)}
+        )
+    if kind == "last_card":
+        seat = raw[1]
+        assert isinstance(seat, int)
+        return Event("last_card", f"{seat_name(seat)} has thrown his last card", {"seat": seat})
+    if kind == "owes_give":
+        _, seat, value, card = raw
+        assert isinstance(seat, int) and isinstance(card, Card)
+        return Event(
+            "owes_give",
+            f"{seat_name(seat)} gives {value} for {card.pretty()} (G5)",
+            {"seat": seat, "drinks": value, "card": str(card)},
+        )
+    if kind == "social":
+        card = raw[1]
+        assert isinstance(card, Card)
+        return Event("social", "Social! everyone drinks 1 (G7)", {"rank": card.rank.letter})
+    if kind == "gave":
+        _, seat, target, drinks = raw
+        assert isinstance(seat, int) and isinstance(target, int)
+        return Event(
+            "gave",
+            f"{seat_name(seat)} gives {drinks} to {seat_name(target)}",
+            {"seat": seat, "to": target, "drinks": drinks},
+        )
+    if kind == "swept":
+        _, leader, why = raw
+        assert isinstance(leader, int) and isinstance(why, str)
+        return Event(
+            "swept",
+            f"The pile is swept after {_SWEEPS[why]}; {seat_name(leader)} leads",
+            {"leader": leader},
+        )
+    if kind == "passed":
+        seat = raw[1]
+        assert isinstance(seat, int)
+        return Event("passed", f"{seat_name(seat)} passes", {"seat": seat})
+    _, why, seat = raw
+    assert isinstance(seat, int)
+    text = (
+        f"{seat_name(seat)} threw an Ace and has no card to lead (G8)"
+        if why == "ace"
+        else f"the turn comes back to {seat_name(seat)}, the first out (G10)"
+    )
+    return Event("ended", f"The game ends: {text}", {})
+
+
 class _Turn:
     """One action worked through on copies; one method per rule. Never escapes
     :meth:`DeathState._apply`, so states stay immutable."""
@@ -95,17 +181,14 @@ class _Turn:
         self.void_suits = list(s._void_suits)
         self.void_ranks = list(s._void_ranks)
         self.over = False
-        self.log: list[Event] = []
+        self.log: list[RawEvent] = []
 
-    def drink(self, seat: int, drinks: int, reason: str, kind: str = "drank") -> None:
+    def drink(
+        self, seat: int, drinks: int, why: str, card: Card | None = None, other: Card | None = None
+    ) -> None:
+        """``seat`` drinks; ``why`` names the rule (see :data:`_REASONS`)."""
         self.taken[seat] += drinks
-        self.log.append(
-            Event(
-                kind,
-                f"{drink_words(seat, drinks, self.options)}: {reason}",
-                {"seat": seat, "drinks": drinks, "reason": reason},
-            )
-        )
+        self.log.append(("drank", seat, drinks, why, card, other))
 
     def throw(self, card: Card) -> None:
         """G2 and G6: the card goes on the pile, then its effects in order."""
@@ -119,16 +202,12 @@ class _Turn:
         self.pile_seats = (*self.pile_seats, p)
         self.last_thrower = p
         self.passed = frozenset()
-        self.log.append(
-            Event("threw", f"{seat_name(p)} throws {card.pretty()}", {"seat": p, "card": str(card)})
-        )
+        self.log.append(("threw", p, card))
         if not self.hands[p] and self.first_out is None:
             # G10: the first player to throw his last card; the game ends when the turn would
             # come back to him.
             self.first_out = p
-            self.log.append(
-                Event("last_card", f"{seat_name(p)} has thrown his last card", {"seat": p})
-            )
+            self.log.append(("last_card", p))
         if covered is not None and covered_by is not None:
             self.break_suit(card, covered, covered_by)
             self.go_down(card, covered)
@@ -141,7 +220,7 @@ class _Turn:
         """G4: a same-rank card of another suit makes the thrower of the covered card drink
         1, even if he has since passed or run out of cards."""
         if card.rank == covered.rank and card.suit != covered.suit:
-            self.drink(covered_by, 1, "suit broken (G4)")
+            self.drink(covered_by, 1, "broken")
 
     def go_down(self, card: Card, covered: Card) -> None:
         """G3: same suit, both cards 2-10, the new card lower: the thrower drinks the
@@ -155,9 +234,7 @@ class _Turn:
         ):
             return
         if card.rank < top:
-            self.drink(
-                self.to_move, top - int(card.rank), f"{card.pretty()} under {covered.pretty()} (G3)"
-            )
+            self.drink(self.to_move, top - int(card.rank), "down", card, covered)
 
     def face(self, card: Card) -> None:
         """G5: black face cards give, red face cards take, on every throw, leads included."""
@@ -167,25 +244,15 @@ class _Turn:
         p = self.to_move
         if is_black_face(card):
             self.pending = (p, value, card.rank == Rank.ACE)
-            self.log.append(
-                Event(
-                    "owes_give",
-                    f"{seat_name(p)} gives {value} for {card.pretty()} (G5)",
-                    {"seat": p, "drinks": value, "card": str(card)},
-                )
-            )
+            self.log.append(("owes_give", p, value, card))
         else:
-            self.drink(p, value, f"{card.pretty()} takes {value} (G5)")
+            self.drink(p, value, "take", card)
 
     def social(self) -> None:
         """G7: the last four cards since the last sweep are the four of one rank: every
         player drinks 1. No sweep."""
         if len(self.pile) >= 4 and len({c.rank for c in self.pile[-4:]}) == 1:
-            self.log.append(
-                Event(
-                    "social", "Social! everyone drinks 1 (G7)", {"rank": self.pile[-1].rank.letter}
-                )
-            )
+            self.log.append(("social", self.pile[-1]))
             for seat in range(len(self.hands)):
                 self.taken[seat] += 1
 
@@ -195,13 +262,7 @@ class _Turn:
         p, left, ace = self.pending
         self.given[p] += drinks
         self.taken[target] += drinks
-        self.log.append(
-            Event(
-                "gave",
-                f"{seat_name(p)} gives {drinks} to {seat_name(target)}",
-                {"seat": p, "to": target, "drinks": drinks},
-            )
-        )
+        self.log.append(("gave", p, target, drinks))
         self.pending = None if drinks == left else (p, left - drinks, ace)
         if self.pending is None:
             self.after_throw(p, ace)
@@ -210,9 +271,9 @@ class _Turn:
         """G8: after an Ace the pile is swept and its thrower leads; with no card the game
         ends. Otherwise the turn passes on."""
         if ace:
-            self.sweep(p, "an Ace (G8)")
+            self.sweep(p, "ace")
             if not self.hands[p]:
-                self.end(f"{seat_name(p)} threw an Ace and has no card to lead (G8)")
+                self.end("ace", p)
             return
         self.advance(p)
 
@@ -222,13 +283,7 @@ class _Turn:
         self.pile_seats = ()
         self.passed = frozenset()
         self.to_move = leader
-        self.log.append(
-            Event(
-                "swept",
-                f"The pile is swept after {why}; {seat_name(leader)} leads",
-                {"leader": leader},
-            )
-        )
+        self.log.append(("swept", leader, why))
 
     def pass_turn(self) -> None:
         """G2: with no legal card he passes and drinks 1. What he lacks is public: no card of
@@ -239,8 +294,8 @@ class _Turn:
         self.void_suits[p] = self.void_suits[p] | {top.suit}
         self.void_ranks[p] = self.void_ranks[p] | {int(top.rank)}
         self.passed = self.passed | {p}
-        self.log.append(Event("passed", f"{seat_name(p)} passes", {"seat": p}))
-        self.drink(p, 1, "pass (G2)")
+        self.log.append(("passed", p))
+        self.drink(p, 1, "pass")
         self.advance(p)
 
     def advance(self, p: int) -> None:
@@ -252,30 +307,25 @@ class _Turn:
         for _ in range(n):
             seat = (seat + 1) % n
             if seat == self.first_out:
-                self.end(f"the turn comes back to {seat_name(seat)}, the first out (G10)")
+                self.end("first_out", seat)
                 return
             if not self.hands[seat]:
                 continue
             if seat == self.last_thrower:
-                self.sweep(seat, "everyone else passed (G9)")
+                self.sweep(seat, "all_pass")
                 return
             self.to_move = seat
             return
         raise AssertionError("no player to move")
 
-    def end(self, why: str) -> None:
+    def end(self, why: str, seat: int) -> None:
         """G10/G8 end; G11: each player drinks the give value of his black face cards."""
         self.over = True
-        self.log.append(Event("ended", f"The game ends: {why}", {}))
+        self.log.append(("ended", why, seat))
         for seat, hand in enumerate(self.hands):
             for card in sorted(hand):
                 if is_black_face(card):
-                    self.drink(
-                        seat,
-                        FACE[card],
-                        f"still holding {card.pretty()} (G11)",
-                        kind="hand_penalty",
-                    )
+                    self.drink(seat, FACE[card], "hand", card)
 
 
 class DeathState(State):
@@ -321,7 +371,7 @@ class DeathState(State):
         self._void_suits: tuple[frozenset[Suit], ...] = (frozenset(),) * n
         self._void_ranks: tuple[frozenset[int], ...] = (frozenset(),) * n
         self._over = False
-        self._log: tuple[Event, ...] = ()
+        self._log: tuple[RawEvent, ...] = ()
 
     @property
     def players(self) -> int:
@@ -374,7 +424,7 @@ class DeathState(State):
 
     @property
     def events(self) -> tuple[Event, ...]:
-        return self._log
+        return tuple(_event_of(raw, self._options) for raw in self._log)
 
     @property
     def _started(self) -> bool:
@@ -472,14 +522,9 @@ class DeathState(State):
         elif isinstance(action, Give):
             t.give(action.drinks, action.seat)
         elif isinstance(action, Penalty):
-            t.drink(action.seat, action.drinks, f"{TABLE_REASONS[action.reason]} (G13)", "penalty")
+            t.drink(action.seat, action.drinks, action.reason)
         elif isinstance(action, IllegalThrow):
-            t.drink(
-                t.to_move,
-                2,
-                f"illegal throw of {action.card.pretty()}; it goes back (G13)",
-                "penalty",
-            )
+            t.drink(t.to_move, 2, "illegal", action.card)
         else:
             t.pass_turn()
         nxt = type(self).__new__(type(self))
