@@ -80,6 +80,7 @@ class _Turn:
         "known",
         "known_hands",
         "known_scrap",
+        "legal",
         "log",
         "options",
         "out",
@@ -111,6 +112,7 @@ class _Turn:
         self.winner: int | None = None
         self.result: str | None = None
         self.log: list[RawEvent] = []
+        self.legal: tuple[Action, ...] | None = None
 
     def play(self, move: Move) -> None:
         """Text: 'First, play a card from your hand onto one of the bases'."""
@@ -213,7 +215,9 @@ class _Turn:
             if seat in self.out:
                 continue
             self.to_move = seat
-            if _has_play(self.hands[seat], self.stocks):
+            # B8 needs the legal plays anyway; the new state keeps them.
+            self.legal = _legal_of(self.hands[seat], self.stocks)
+            if self.legal:
                 return
             self.out = (*self.out, seat)
             self.log.append(("lost", seat))
@@ -324,7 +328,7 @@ def _moves_of(card: Card, open_stocks: int) -> tuple[Move, ...]:
 
 # Moves are made once, for every card and every set of non-empty stocks: building frozen
 # dataclasses is the slowest part of listing actions.
-MOVES = {c: tuple(_moves_of(c, mask) for mask in range(16)) for c in deck54()}
+MOVES_BY_MASK = tuple({c: _moves_of(c, mask) for c in deck54()} for mask in range(16))
 _CODE = attrgetter("code")
 
 
@@ -338,10 +342,12 @@ def _open_stocks(stocks: tuple[tuple[Card, ...], ...] | list[tuple[Card, ...]]) 
     )
 
 
-def _has_play(hand: tuple[Card, ...], stocks: list[tuple[Card, ...]]) -> bool:
-    """B8: whether a hand has a legal play on these stocks."""
-    mask = _open_stocks(stocks)
-    return any(MOVES[c][mask] for c in hand)
+def _legal_of(
+    hand: tuple[Card, ...], stocks: tuple[tuple[Card, ...], ...] | list[tuple[Card, ...]]
+) -> tuple[Action, ...]:
+    """Every legal move of ``hand`` (cards in sort order), B4 and B7."""
+    table = MOVES_BY_MASK[_open_stocks(stocks)]
+    return tuple(chain.from_iterable(map(table.__getitem__, sorted(hand, key=_CODE))))
 
 
 class BeorState(State):
@@ -454,9 +460,7 @@ class BeorState(State):
             return self._legal
         except AttributeError:
             pass
-        mask = _open_stocks(self._stocks)
-        hand = sorted(self._hands[self._to_move], key=_CODE)
-        self._legal: tuple[Action, ...] = tuple(chain.from_iterable(MOVES[c][mask] for c in hand))
+        self._legal: tuple[Action, ...] = _legal_of(self._hands[self._to_move], self._stocks)
         return self._legal
 
     def _is_legal(self, action: Action) -> bool:
@@ -541,6 +545,8 @@ class BeorState(State):
         nxt._winner = t.winner
         nxt._result = t.result
         nxt._log = tuple(t.log)
+        if t.legal is not None and t.result is None:
+            nxt._legal = t.legal
         return nxt
 
     def view(self, seat: int | None) -> BeorView:
