@@ -517,7 +517,7 @@ class BeorState(State):
         assert isinstance(action, Move)
         t = _Turn(self)
         t.play(action)
-        t.draw(action.draw_from)
+        t.draw(action.base if action.stock is None else action.stock)
         t.turn += 1
         if not t.check_goal(self._to_move):
             if not any(t.stocks):
