@@ -39,12 +39,14 @@ SYMBOL_SUIT = {v: k for k, v in SYMBOL.items()}
 
 def build_deal(*hands: str, rest: int | None = 0) -> Deal:
     """A deal with the given hands (space-separated cards, one string per seat); every card no
-    hand names goes to seat ``rest`` (``None``: the hands must hold the whole deck)."""
+    hand names goes to seat ``rest``, the seat after the given hands if need be (``None``: the
+    hands must hold the whole deck)."""
     lists = [h.split() for h in hands]
     given = [c for h in lists for c in h]
     assert len(given) == len(set(given)), f"a card is dealt twice: {given}"
     assert set(given) <= set(DECK), f"not a card of the deck: {set(given) - set(DECK)}"
     if rest is not None:
+        lists += [[] for _ in range(rest + 1 - len(lists))]
         lists[rest] += [c for c in DECK if c not in given]
     assert sorted(c for h in lists for c in h) == sorted(DECK)
     return {"hands": lists}
@@ -125,9 +127,7 @@ def pending(state: State) -> tuple[int, int] | None:
 
 def gives(seat: int, drinks: int, players: int) -> set[str]:
     """Every give a thrower ``seat`` owing ``drinks`` may make (G5): N of them to another player."""
-    return {
-        f"give {n}>P{k + 1}" for n in range(1, drinks + 1) for k in range(players) if k != seat
-    }
+    return {f"give {n}>P{k + 1}" for n in range(1, drinks + 1) for k in range(players) if k != seat}
 
 
 def hand_penalty(cards: Sequence[str]) -> int:
