@@ -427,6 +427,11 @@ class BeorState(State):
         return self._hands
 
     @property
+    def bases(self) -> tuple[tuple[Card, ...], ...]:
+        """The base piles, top card first, in the order black, even, odd, red."""
+        return self._bases
+
+    @property
     def options(self) -> BeorOptions:
         return self._options
 

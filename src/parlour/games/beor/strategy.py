@@ -1,0 +1,148 @@
+"""BEOR strategy: how close a hand is to the goal, a heuristic player, and an evaluation of
+positions for search.
+
+The heuristic keeps the cards that build toward two groups (B5), counting a group as dead when
+the card it lacks is buried on a base or known to be in another hand, draws where the card it
+will get is known and wanted (a face-up top, a card known at the bottom before a 3 or 8 flip,
+any stock with a 4 or 7, B6/B7), and avoids moves that leave it no base to play on next turn
+(B8). It sees only a view.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+from itertools import combinations
+
+from parlour.cards import Card, Rank
+from parlour.core.game import Action, State, View
+from parlour.games.beor.deal import deck_for
+from parlour.games.beor.notation import GROUPS, Move, fits
+from parlour.games.beor.view import BeorView
+
+__all__ = ["BeorHeuristic", "evaluate", "potential"]
+
+_GROUPS_OF: dict[Card, tuple[frozenset[Card], ...]] = {}
+for _group in GROUPS:
+    for _card in _group:
+        _GROUPS_OF[_card] = (*_GROUPS_OF.get(_card, ()), _group)
+
+
+def potential(hand: Iterable[Card], dead: frozenset[Card] = frozenset()) -> float:
+    """How many cards of ``hand`` sit in two disjoint partial groups (0..6); a group counts only
+    with the cards it lacks still live (not in ``dead``). 6 is a winning hand (B5)."""
+    cards = frozenset(hand)
+    parts: set[frozenset[Card]] = set()
+    for card in cards:
+        for group in _GROUPS_OF.get(card, ()):
+            have = group & cards
+            if len(have) >= 2 and not (group - have) & dead:
+                parts.add(have)
+    best = 0
+    big = sorted(parts, key=len, reverse=True)
+    for a, b in combinations(big, 2):
+        if not a & b:
+            best = max(best, len(a) + len(b))
+    if best == 0 and big:
+        best = len(big[0]) + (1 if len(cards) > len(big[0]) else 0)
+    if best == 0:
+        best = min(2, len(cards))
+    return float(best)
+
+
+def _dead_cards(view: BeorView) -> frozenset[Card]:
+    """Cards no longer to be had: under the top of a base, or known in another hand."""
+    dead = {c for pile in view.bases for c in pile}
+    for seat, known in enumerate(view.known_in_hands):
+        if seat != view.seat:
+            dead.update(known)
+    return frozenset(dead)
+
+
+def _drawn_card(view: BeorView, move: Move) -> Card | None:
+    """The card this move will draw, when the view tells it (B6: a flip first)."""
+    stock_index = move.base if move.stock is None else move.stock
+    stock = view.stocks[stock_index]
+    if not stock.size:
+        return None
+    known = dict(stock.known)
+    flips = move.card.rank in (Rank.THREE, Rank.EIGHT) and move.stock is None
+    if flips and view.options.flip_reverses_order:
+        return known.get(0)  # the bottom card comes to the top
+    return known.get(stock.size - 1)
+
+
+class BeorHeuristic:
+    """A BEOR player that sees only its view (see the module docstring)."""
+
+    name = "heuristic"
+
+    def choose(self, view: View, legal_actions: tuple[Action, ...], rng: random.Random) -> Action:
+        assert isinstance(view, BeorView) and view.hand is not None
+        hand = view.hand
+        dead = _dead_cards(view)
+        seen = dead | set(hand) | {c for s in view.stocks for _, c in s.known}
+        unseen = [c for c in deck_for(view.players) if c not in seen]
+        best: list[Action] = []
+        best_score = -math.inf
+        cache: dict[Card, tuple[float, float]] = {}
+        for action in legal_actions:
+            assert isinstance(action, Move)
+            kept = [c for c in hand if c != action.card]
+            if action.card not in cache:
+                cache[action.card] = (potential(kept, dead), self._unknown_gain(kept, dead, unseen))
+            base_value, unknown_gain = cache[action.card]
+            drawn = _drawn_card(view, action)
+            if drawn is not None:
+                value = potential([*kept, drawn], dead)
+                if value >= 6:
+                    return action  # a known winning draw (B5)
+            else:
+                value = base_value + unknown_gain
+            score = value + self._safety(view, kept, action) + rng.random() * 1e-6
+            if score > best_score:
+                best, best_score = [action], score
+        return best[0]
+
+    @staticmethod
+    def _unknown_gain(kept: list[Card], dead: frozenset[Card], unseen: list[Card]) -> float:
+        """Expected gain in potential from a card drawn blind, over the unseen cards."""
+        if not unseen:
+            return 0.0
+        now = potential(kept, dead)
+        sample = unseen[:: max(1, len(unseen) // 12)]
+        return sum(max(0.0, potential([*kept, c], dead) - now) for c in sample) / len(sample)
+
+    @staticmethod
+    def _safety(view: BeorView, kept: list[Card], move: Move) -> float:
+        """B8: keep a base to play on. Counts the bases the kept cards fit whose stock keeps
+        cards after this draw; none at all is nearly losing."""
+        sizes = [s.size for s in view.stocks]
+        sizes[move.base if move.stock is None else move.stock] -= 1
+        open_bases = {b for c in kept for b in range(4) if sizes[b] > 0 and fits(c, b)}
+        if not open_bases:
+            return -3.0 if any(sizes) else 0.0
+        return 0.05 * len(open_bases)
+
+
+def evaluate(state: State) -> tuple[float, ...]:
+    """Rewards in [0, 1] for each seat of a (sampled) position, for search: the result when
+    the game is over, else a soft ranking by how close each hand is to the goal."""
+    outcome = state.outcome
+    if outcome is not None:
+        return outcome.returns if outcome.winners else tuple(0.0 for _ in outcome.returns)
+    hands: tuple[tuple[Card, ...], ...] = getattr(state, "hands", ())
+    bases: tuple[tuple[Card, ...], ...] = getattr(state, "bases", ())
+    buried = frozenset(c for pile in bases for c in pile)
+    everyone = [frozenset(h) for h in hands]
+    weights = []
+    for seat, hand in enumerate(hands):
+        if not hand:
+            weights.append(0.0)
+            continue
+        # In a dealt-out world every card's place is known: others' cards are dead to us.
+        dead = buried.union(*(everyone[s] for s in range(len(hands)) if s != seat))
+        weights.append(math.exp(2.0 * potential(hand, dead)))
+    total = sum(weights) or 1.0
+    return tuple(w / total for w in weights)

@@ -1,0 +1,96 @@
+"""Game of Death strategy: a heuristic player and an evaluation of positions for search.
+
+The heuristic avoids going down (G3) and red face cards when it can, breaks suits on the leader
+(G4: the covered card's thrower drinks), throws its black face cards before the end (G11) and
+gives drinks where they hurt the leader most (G5): to the player who has taken the fewest. It
+sees only a view.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from parlour.cards import Rank
+from parlour.core.game import Action, State, View
+from parlour.games.death.notation import FACE, Give, Throw, is_black_face
+from parlour.games.death.view import DeathView
+
+__all__ = ["DeathHeuristic", "evaluate", "final_estimate"]
+
+
+def _leader(view: DeathView, exclude: int | None) -> int:
+    """The player doing best (fewest drinks taken), other than ``exclude``."""
+    others = [s for s in range(view.players) if s != exclude]
+    return min(others, key=lambda s: (view.drinks_taken[s], s))
+
+
+class DeathHeuristic:
+    """A Game of Death player that sees only its view (see the module docstring)."""
+
+    name = "heuristic"
+
+    def choose(self, view: View, legal_actions: tuple[Action, ...], rng: random.Random) -> Action:
+        assert isinstance(view, DeathView) and view.hand is not None
+        first = legal_actions[0]
+        if isinstance(first, Give):
+            # G5: all of it to the leader, in one action.
+            target = _leader(view, view.seat)
+            left = max(a.drinks for a in legal_actions if isinstance(a, Give))
+            for action in legal_actions:
+                if isinstance(action, Give) and action.seat == target and action.drinks == left:
+                    return action
+        throws = [a for a in legal_actions if isinstance(a, Throw)]
+        if not throws:
+            return first
+        top = view.pile[-1] if view.pile else None
+        covered_by = view.pile_seats[-1] if view.pile_seats else None
+        leader = _leader(view, view.seat)
+        ending = view.first_out is not None or len(view.hand) <= 3
+        best: list[Action] = []
+        best_score = -math.inf
+        for action in throws:
+            card = action.card
+            score = 0.0
+            if top is not None and card.suit == top.suit and 2 <= card.rank <= 10:
+                previous = int(top.rank)
+                if 2 <= previous <= 10 or (
+                    view.options.difference_against_faces and Rank.JACK <= top.rank <= Rank.KING
+                ):
+                    score -= max(0, previous - int(card.rank))  # G3
+            value = FACE.get(card, 0)
+            if value and is_black_face(card):
+                score += value * (1.5 if ending else 1.0)  # G5 gives, and G11 looms
+            elif value:
+                score -= value  # G5 takes
+            if top is not None and card.rank == top.rank and card.suit != top.suit:
+                score += 1.0 if covered_by == leader else 0.3  # G4 on the leader
+            if 2 <= card.rank <= 10:
+                score += int(card.rank) / 20  # a high card makes the next one go down
+            score += rng.random() * 1e-6
+            if score > best_score:
+                best, best_score = [action], score
+        return best[0]
+
+
+def final_estimate(state: State) -> tuple[float, ...]:
+    """Each seat's drinks so far plus the G11 penalty of the black face cards it holds."""
+    taken = getattr(state, "drinks_taken", ())
+    hands = getattr(state, "hands", ())
+    return tuple(
+        t + sum(FACE[c] for c in hand if is_black_face(c))
+        for t, hand in zip(taken, hands, strict=True)
+    )
+
+
+def evaluate(state: State) -> tuple[float, ...]:
+    """Rewards in [0, 1] for each seat, for search: the result when over, else a soft ranking
+    by estimated final drinks (fewest is best, G12)."""
+    outcome = state.outcome
+    if outcome is not None:
+        return outcome.returns
+    estimate = final_estimate(state)
+    low = min(estimate)
+    weights = [math.exp(-(e - low) / 4) for e in estimate]
+    total = sum(weights)
+    return tuple(w / total for w in weights)
