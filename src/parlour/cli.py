@@ -365,6 +365,91 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- parlour arena ----------------------------------------------------------------------------
+
+
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from parlour.bots.arena import run_arena
+
+    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    if not specs:
+        raise _CommandError("--agents needs at least one agent, e.g. heuristic,random")
+    seed = _fresh_seed() if args.seed is None else args.seed
+    options = parse_option_pairs(args.options)
+    workers = args.workers or os.cpu_count() or 1
+    with _progress("games") as bar:
+        task = bar.add_task("games", total=args.games)
+        report = run_arena(
+            args.game,
+            args.players,
+            specs,
+            args.games,
+            seed,
+            workers=workers,
+            options=options,
+            progress=lambda done: bar.update(task, completed=done),
+        )
+    figures = report.to_json()
+    if args.save:
+        _save_arena(args.save, report, figures)
+    if args.json:
+        _print_json(figures, compact=True)
+        return 0
+    console = _console()
+    title = find_game(args.game).title
+    console.print(
+        f"{figures['games']} games of {title} for {args.players} players (seed {seed}); "
+        f"parity {100 * figures['parity']:.1f}% a seat; mean length {figures['mean_length']:.1f} "
+        f"actions; {figures['draws']} without a winner"
+    )
+    table = Table("agent", "seat-games", "win rate", "95% CI", "s/decision", title="Results")
+    death = args.game.strip().lower() == "death"
+    if death:
+        table.add_column("drinks taken")
+        table.add_column("drinks given")
+    for agent in figures["agents"]:
+        lo, hi = agent["ci95"]
+        row = [
+            agent["name"],
+            str(agent["games"]),
+            f"{100 * agent['win_rate']:.1f}%",
+            f"{100 * lo:.1f}-{100 * hi:.1f}%",
+            f"{agent['seconds_per_decision']:.4f}",
+        ]
+        if death:
+            row += [f"{agent['mean_drinks_taken']:.1f}", f"{agent['mean_drinks_given']:.1f}"]
+        table.add_row(*row)
+    console.print(table)
+    if figures["ratings"]:
+        ratings = ", ".join(f"{k} {v:.0f}" for k, v in figures["ratings"].items())
+        console.print(f"Ratings (Elo scale, mean 1500): {ratings}")
+    return 0
+
+
+def _save_arena(folder: str, report: object, figures: dict[str, JSON]) -> None:
+    """One record a game (replayable with ``parlour replay``) and ``arena.json``."""
+    from parlour.bots.arena import ArenaReport
+
+    assert isinstance(report, ArenaReport)
+    path = Path(folder)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        for result in report.results:
+            (path / f"game-{result.index:05d}.json").write_text(
+                json.dumps(result.record) + "\n", encoding="utf-8"
+            )
+        index = {
+            **figures,
+            "seating": [
+                {"game": r.index, "seats": [report.specs[a] for a in r.plan]}
+                for r in report.results
+            ],
+        }
+        (path / "arena.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+    except OSError as err:
+        raise _CommandError(f"cannot write {folder}: {err.strerror}") from None
+
+
 # -- the parser -------------------------------------------------------------------------------
 
 
@@ -434,6 +519,24 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--view", metavar="SEAT", help="print seat SEAT's view (0 is Player 1)")
     p.add_argument("--json", action="store_true", help="print compact JSON on one line")
     p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser(
+        "arena",
+        help="agents play many games; win rates with confidence intervals",
+        description="Agents play seeded games with rotating seats on all cores. Agents: random, "
+        "heuristic, ismcts (default budget), ismcts:N (iterations), ismcts:Ns (seconds), "
+        "ismcts:N:heuristic|random (rollout policy).",
+    )
+    p.add_argument("game", metavar="GAME", help="beor or death")
+    p.add_argument("--players", type=int, default=2, help="players at the table (default 2)")
+    p.add_argument("--agents", required=True, help="comma-separated agents, e.g. heuristic,random")
+    p.add_argument("--games", type=_pos_int, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=_nonneg_int, help="seed of the run (default: fresh)")
+    p.add_argument("--workers", type=_pos_int, help="processes (default: all cores)")
+    p.add_argument("--options", nargs="+", metavar="NAME=VALUE", help="game options")
+    p.add_argument("--save", metavar="DIR", help="save every game's record and arena.json")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(func=_cmd_arena)
 
     b = sub.add_parser("beggar", help="Beggar-My-Neighbour: play deals, statistics")
     bsub = b.add_subparsers(dest="beggar_command", required=True, metavar="COMMAND")

@@ -82,7 +82,6 @@ class OptionSpec:
             raise InvalidOption(f"{where} must be a whole number{floor}{extra}, got {value!r}")
         return number
 
-
     def _players(self, where: str, value: object) -> tuple[int, ...]:
         items: list[object]
         if isinstance(value, str):
