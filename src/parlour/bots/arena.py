@@ -21,6 +21,7 @@ from parlour.bots import make_agent
 from parlour.core.game import JSON
 from parlour.core.record import Record
 from parlour.core.rng import derive_seed
+from parlour.errors import InvalidOption
 from parlour.games import find_game
 
 __all__ = ["ArenaReport", "GameResult", "play_game", "run_arena", "seat_plan", "wilson"]
@@ -204,6 +205,9 @@ def run_arena(
     game = find_game(game_name)
     game.check_players(players)
     game.options(options)
+    names = [spec.strip().lower() for spec in specs]
+    if len(set(names)) != len(names):
+        raise InvalidOption("name each agent once: seats rotate, so every agent plays every seat")
     for spec in specs:
         make_agent(spec, game)
     done: list[GameResult] = []

@@ -1,0 +1,88 @@
+"""The arena: seat rotation, confidence intervals, ratings, worker-independent results, and
+the ``parlour arena`` command with saved records that replay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from parlour.bots.arena import run_arena, seat_plan, wilson
+from parlour.cli import main
+
+
+def test_seats_rotate_one_a_game() -> None:
+    assert [seat_plan(i, 4, 2) for i in range(3)] == [(0, 1, 0, 1), (1, 0, 1, 0), (0, 1, 0, 1)]
+    assert [seat_plan(i, 3, 3) for i in range(3)] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_results_do_not_depend_on_workers() -> None:
+    one = run_arena("death", 3, ["heuristic", "random"], 12, 5, workers=1).to_json()
+    two = run_arena("death", 3, ["heuristic", "random"], 12, 5, workers=2).to_json()
+    for report in (one, two):
+        for agent in report["agents"]:
+            agent.pop("seconds_per_decision")
+    assert one == two
+
+
+def test_figures_add_up() -> None:
+    report = run_arena("beor", 2, ["heuristic", "random"], 30, 2, workers=1).to_json()
+    agents = report["agents"]
+    assert [a["games"] for a in agents] == [30, 30]
+    assert sum(a["wins"] for a in agents) + report["draws"] == 30
+    heuristic = agents[0]
+    assert heuristic["ci95"][0] > report["parity"], "heuristic beats random at BEOR"
+    assert report["ratings"] is None
+
+
+def test_ratings_with_three_agents() -> None:
+    report = run_arena("beor", 3, ["heuristic", "random", "ismcts:5"], 18, 4, workers=1).to_json()
+    ratings = report["ratings"]
+    assert list(ratings) == ["heuristic", "random", "ismcts:5"]
+    values = list(ratings.values())
+    assert values[0] > max(values[1:])
+    assert sum(values) / len(values) == pytest.approx(1500, abs=1)
+
+
+class TestCommand:
+    def test_json_and_saved_records(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        code = main(
+            ["arena", "death", "--players", "3", "--agents", "heuristic,random", "--games",
+             "6", "--seed", "3", "--workers", "1", "--json", "--save", str(tmp_path)]
+        )  # fmt: skip
+        out, _ = capsys.readouterr()
+        report = json.loads(out)
+        assert code == 0
+        assert list(report) == [
+            "game", "players", "games", "seed", "parity", "draws", "agents", "mean_length",
+            "ratings",
+        ]  # fmt: skip
+        agent = report["agents"][0]
+        assert list(agent) == [
+            "name", "games", "wins", "win_rate", "ci95", "mean_drinks_taken",
+            "mean_drinks_given", "seconds_per_decision",
+        ]  # fmt: skip
+        saved = sorted(tmp_path.glob("game-*.json"))
+        assert len(saved) == 6 and (tmp_path / "arena.json").exists()
+        assert main(["replay", str(saved[0]), "--json"]) == 0
+        replayed = json.loads(capsys.readouterr()[0])
+        assert replayed["over"] is True
+
+    def test_an_agent_named_twice_is_refused(self, capsys: pytest.CaptureFixture[str]) -> None:
+        code = main(["arena", "beor", "--agents", "random,random", "--games", "2"])
+        _, err = capsys.readouterr()
+        assert code == 2 and "name each agent once" in err
+
+    def test_bad_agent_exits_2(self, capsys: pytest.CaptureFixture[str]) -> None:
+        code = main(["arena", "beor", "--agents", "heuristic,genius", "--games", "2"])
+        _, err = capsys.readouterr()
+        assert code == 2 and "unknown agent 'genius'" in err and len(err.splitlines()) == 1
