@@ -74,8 +74,11 @@ class DeathHeuristic:
 
 
 def final_estimate(state: State) -> tuple[float, ...]:
-    """Each seat's drinks so far plus the G11 penalty of the black face cards it holds."""
+    """Each seat's drinks so far plus, while the game is on, the G11 penalty of the black face
+    cards it holds (once over, the penalty is already in the drinks taken)."""
     taken = getattr(state, "drinks_taken", ())
+    if state.is_over:
+        return tuple(float(t) for t in taken)
     hands = getattr(state, "hands", ())
     return tuple(
         t + sum(FACE[c] for c in hand if is_black_face(c))
@@ -84,11 +87,9 @@ def final_estimate(state: State) -> tuple[float, ...]:
 
 
 def evaluate(state: State) -> tuple[float, ...]:
-    """Rewards in [0, 1] for each seat, for search: the result when over, else a soft ranking
-    by estimated final drinks (fewest is best, G12)."""
-    outcome = state.outcome
-    if outcome is not None:
-        return outcome.returns
+    """Rewards in [0, 1] for each seat, for search: a soft ranking by (estimated) final drinks,
+    fewest best (G12). Soft even at the end: how far behind the winner a seat finished tells a
+    search more than who won."""
     estimate = final_estimate(state)
     low = min(estimate)
     weights = [math.exp(-(e - low) / 4) for e in estimate]
