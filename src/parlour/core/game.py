@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self, TypeAlias
 
 from parlour.core.options import OptionSpec, OptionValue, validate_options
-from parlour.errors import GameOver, IllegalAction, InvalidOption, NotYourTurn
+from parlour.errors import GameOver, IllegalAction, InvalidNotation, InvalidOption, NotYourTurn
 
 __all__ = [
     "JSON",
@@ -170,19 +170,31 @@ class State(ABC):
         """The legal actions, in a fixed order; empty once the game is over."""
         return () if self.is_over else self._legal_actions()
 
-    def parse_action(self, text: str) -> Action:
-        """Match a person's text against the legal actions (python-chess style).
-
-        Raises:
-            GameOver: the game has ended.
-            IllegalAction: no legal action matches; the message names the rule.
-        """
-        if self.is_over:
-            raise GameOver(f"the game is over: {text.strip()!r} cannot be played")
+    def _parse(self, text: str) -> Action | None:
+        """The action ``text`` names, legal or not, or None. The default matches the text
+        against the legal actions; games with a notation parse it (and may raise
+        :class:`InvalidNotation` naming the part at fault)."""
         wanted = text.strip().lower()
         for action in self._legal_actions():
             if str(action).lower() == wanted:
                 return action
+        return None
+
+    def parse_action(self, text: str) -> Action:
+        """A person's text as a legal action (python-chess style: matched against legality).
+
+        Raises:
+            GameOver: the game has ended.
+            IllegalAction: the text names no legal action; the message names the rule.
+        """
+        if self.is_over:
+            raise GameOver(f"the game is over: {text.strip()!r} cannot be played")
+        try:
+            action = self._parse(text)
+        except InvalidNotation as err:
+            raise IllegalAction(str(err)) from None
+        if action is not None and self._is_legal(action):
+            return action
         raise IllegalAction(self._refusal(text.strip()))
 
     def apply(self, action: Action | str, *, seat: int | None = None) -> Self:

@@ -486,19 +486,8 @@ class BeorState(State):
             and bool(stocks[action.stock])
         )
 
-    def parse_action(self, text: str) -> Action:
-        """A person's text matched against the legal actions; refusals name the rule."""
-        from parlour.errors import GameOver, IllegalAction
-
-        if self.is_over:
-            raise GameOver(f"the game is over: {text.strip()!r} cannot be played")
-        try:
-            move = parse_action(text)
-        except InvalidNotation as err:
-            raise IllegalAction(str(err)) from None
-        if self._is_legal(move):
-            return move
-        raise IllegalAction(self._refusal(text))
+    def _parse(self, text: str) -> Action:
+        return parse_action(text)
 
     def _refusal(self, text: str) -> str:
         try:

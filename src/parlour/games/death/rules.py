@@ -27,7 +27,7 @@ from parlour.cards import Card, Rank, Suit, deck52
 from parlour.core.game import JSON, Action, Event, Game, Outcome, State, View, seat_name
 from parlour.core.options import OptionSpec
 from parlour.core.rng import check_seed, make_rng
-from parlour.errors import GameOver, IllegalAction, InvalidNotation, InvalidOption
+from parlour.errors import InvalidNotation, InvalidOption
 from parlour.games.death.notation import (
     FACE,
     PASS,
@@ -469,16 +469,8 @@ class DeathState(State):
             )
         return action in self._legal_actions()
 
-    def parse_action(self, text: str) -> Action:
-        if self.is_over:
-            raise GameOver(f"the game is over: {text.strip()!r} cannot be played")
-        try:
-            action = parse_action(text)
-        except InvalidNotation as err:
-            raise IllegalAction(str(err)) from None
-        if self._is_legal(action):
-            return action
-        raise IllegalAction(self._refusal(text))
+    def _parse(self, text: str) -> Action:
+        return parse_action(text)
 
     def _refusal(self, text: str) -> str:
         try:
