@@ -26,6 +26,8 @@ DEFAULT_BUDGET = {"beor": 400, "death": 100}
 # evaluation reads every hand of the dealt-out world); the Game of Death plays on to the end.
 _ROLLOUT_ACTIONS = {"beor": 0, "death": 60}
 _DEFAULT_POLICY = {"beor": "random", "death": "random"}
+# UCB exploration: BEOR's leaf evaluations differ little between moves, so it explores less.
+_EXPLORATION = {"beor": 0.25, "death": 0.7}
 
 
 def make_agent(spec: str, game: Game) -> Agent:
@@ -59,6 +61,7 @@ def make_agent(spec: str, game: Game) -> Agent:
         budget,
         rollout=None if policy == "random" else heuristic,
         rollout_actions=_ROLLOUT_ACTIONS[game.name],
+        exploration=_EXPLORATION[game.name],
         name=spec.strip().lower(),
     )
 
