@@ -15,6 +15,7 @@ from parlour.errors import InvalidOption
 from parlour.games.beor.strategy import BeorHeuristic
 from parlour.games.beor.strategy import evaluate as beor_evaluate
 from parlour.games.death.strategy import DeathHeuristic
+from parlour.games.death.strategy import candidates as death_candidates
 from parlour.games.death.strategy import evaluate as death_evaluate
 
 __all__ = ["AGENT_KINDS", "DEFAULT_BUDGET", "Ismcts", "RandomAgent", "SearchBudget", "make_agent"]
@@ -62,6 +63,7 @@ def make_agent(spec: str, game: Game) -> Agent:
         rollout=None if policy == "random" else heuristic,
         rollout_actions=_ROLLOUT_ACTIONS[game.name],
         exploration=_EXPLORATION[game.name],
+        candidates=death_candidates if game.name == "death" else None,
         name=spec.strip().lower(),
     )
 

@@ -22,6 +22,11 @@ from parlour.core.game import Action, Agent, Game, State, View
 __all__ = ["Ismcts", "SearchBudget"]
 
 Evaluate = Callable[[State], tuple[float, ...]]
+Candidates = Callable[[tuple[Action, ...]], tuple[Action, ...]]
+
+
+def _all(actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    return actions
 
 
 class _Node:
@@ -57,6 +62,7 @@ class Ismcts:
         rollout: Agent | None = None,
         rollout_actions: int = 40,
         exploration: float = 0.7,
+        candidates: Candidates | None = None,
         name: str = "ismcts",
     ) -> None:
         self.game = game
@@ -65,9 +71,12 @@ class Ismcts:
         self.rollout = rollout
         self.rollout_actions = rollout_actions
         self.exploration = exploration
+        # The actions worth searching among the legal ones (a game may merge equivalent ones).
+        self.candidates = candidates or _all
         self.name = name
 
     def choose(self, view: View, legal_actions: tuple[Action, ...], rng: random.Random) -> Action:
+        legal_actions = self.candidates(legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
         by_key = {str(a): a for a in legal_actions}
@@ -100,7 +109,7 @@ class Ismcts:
         while not state.is_over:
             mover = state.to_move
             assert mover is not None
-            actions = state.legal_actions()
+            actions = self.candidates(state.legal_actions())
             untried: list[tuple[str, Action]] = []
             best: tuple[float, str, Action] | None = None
             for action in actions:
@@ -137,7 +146,7 @@ class Ismcts:
         for _ in range(self.rollout_actions):
             if state.is_over:
                 break
-            legal = state.legal_actions()
+            legal = self.candidates(state.legal_actions())
             if self.rollout is None:
                 action = legal[rng.randrange(len(legal))]
             else:

@@ -16,7 +16,7 @@ from parlour.core.game import Action, State, View
 from parlour.games.death.notation import FACE, Give, Throw, is_black_face
 from parlour.games.death.view import DeathView
 
-__all__ = ["DeathHeuristic", "evaluate", "final_estimate"]
+__all__ = ["DeathHeuristic", "candidates", "evaluate", "final_estimate"]
 
 
 def _leader(view: DeathView, exclude: int | None) -> int:
@@ -71,6 +71,15 @@ class DeathHeuristic:
             if score > best_score:
                 best, best_score = [action], score
         return best[0]
+
+
+def candidates(legal: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The actions worth a search: when drinks are to be given (G5), giving all that is left
+    to one player (one action a player instead of one per split); otherwise every action."""
+    if not legal or not isinstance(legal[0], Give):
+        return legal
+    left = max(a.drinks for a in legal if isinstance(a, Give))
+    return tuple(a for a in legal if isinstance(a, Give) and a.drinks == left)
 
 
 def final_estimate(state: State) -> tuple[float, ...]:
