@@ -151,6 +151,11 @@ class State(ABC):
     def _refusal(self, text: str) -> str:
         """Why ``text`` is not a legal action here, naming the rule (for :class:`IllegalAction`)."""
 
+    def _check_seat(self, seat: int | None) -> None:
+        """Views are for seats 0..n-1 or a spectator (``None``); InvalidOption otherwise."""
+        if seat is not None and not 0 <= seat < self.players:
+            raise InvalidOption(f"seat must be 0 to {self.players - 1}, got {seat}")
+
     @abstractmethod
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know; ``None`` gives the spectator's view."""

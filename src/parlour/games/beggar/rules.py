@@ -24,7 +24,7 @@ from parlour.cards import Card, deck52
 from parlour.core.game import JSON, Action, Event, Game, Outcome, State, View, seat_name
 from parlour.core.options import OptionSpec
 from parlour.core.rng import check_seed, make_rng
-from parlour.errors import InvalidNotation, InvalidOption
+from parlour.errors import InvalidNotation
 from parlour.games.beggar.notation import (
     HONOUR,
     MAX_PLAYERS,
@@ -540,8 +540,7 @@ class BeggarState(State):
     def view(self, seat: int | None) -> BeggarView:
         """What anyone at the table sees: hand sizes and the face-up pile, no card of any hand
         (the hands are face down, even to their owners)."""
-        if seat is not None and not 0 <= seat < self.players:
-            raise InvalidOption(f"seat must be 0 to {self.players - 1}, got {seat}")
+        self._check_seat(seat)
         return BeggarView(
             seat=seat,
             players=self.players,

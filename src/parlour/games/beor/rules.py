@@ -26,7 +26,7 @@ from parlour.cards import Card, Rank, deck54
 from parlour.core.game import JSON, Action, Event, Game, Outcome, State, View, seat_name
 from parlour.core.options import OptionSpec
 from parlour.core.rng import check_seed, derive_seed, make_rng
-from parlour.errors import InvalidNotation, InvalidOption
+from parlour.errors import InvalidNotation
 from parlour.games.beor.deal import BeorDeal, deal_from_seed, deck_for, parse_deal
 from parlour.games.beor.notation import (
     BASES,
@@ -546,8 +546,7 @@ class BeorState(State):
     def view(self, seat: int | None) -> BeorView:
         """RULINGS 'Public information' and B6: own hand, bases, each stock's size, face and
         publicly known cards, cards known to be in other hands, sizes, who is out."""
-        if seat is not None and not 0 <= seat < self.players:
-            raise InvalidOption(f"seat must be 0 to {self.players - 1}, got {seat}")
+        self._check_seat(seat)
         return BeorView(
             seat=seat,
             players=self.players,

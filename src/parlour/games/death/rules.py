@@ -539,8 +539,7 @@ class DeathState(State):
         return nxt
 
     def view(self, seat: int | None) -> DeathView:
-        if seat is not None and not 0 <= seat < self.players:
-            raise InvalidOption(f"seat must be 0 to {self.players - 1}, got {seat}")
+        self._check_seat(seat)
         return DeathView(
             seat=seat,
             players=self.players,
