@@ -180,7 +180,7 @@ class TestBeggarPlay:
         assert_one_line_error(*run(capsys, "beggar", "play", EXAMPLE, "--random"), "exactly one")
 
     def test_full_card_deal_plays_like_its_ranks(self, capsys: pytest.CaptureFixture[str]) -> None:
-        _, out, _ = run(capsys, "play", "--seed", "11", "--json")
+        _, out, _ = run(capsys, "play", "beggar", "--seed", "11", "--json")
         record = json.loads(out)["record"]
         _, replayed, _ = run(capsys, "beggar", "play", "--random", "--seed", "11", "--json")
         assert json.loads(replayed)["cards"] == len(record["actions"])
@@ -218,12 +218,12 @@ class TestStats:
 
 class TestPlay:
     def test_fast_jumps_to_the_result(self, capsys: pytest.CaptureFixture[str]) -> None:
-        code, out, _ = run(capsys, "play", "--deal", EXAMPLE, "--fast")
+        code, out, _ = run(capsys, "play", "beggar", "--watch", "--deal", EXAMPLE, "--fast")
         assert code == 0 and "Trick" not in out
         assert "Player 1 wins after 192 cards and 20 tricks." in out
 
     def test_trick_by_trick(self, capsys: pytest.CaptureFixture[str]) -> None:
-        code, out, _ = run(capsys, "play", "--deal", EXAMPLE, "--delay", "0")
+        code, out, _ = run(capsys, "play", "beggar", "--watch", "--deal", EXAMPLE, "--delay", "0")
         assert code == 0
         assert out.count("Trick ") == 20
         assert "Trick 1: Player 1 - · Player 2 -" in out
@@ -232,7 +232,10 @@ class TestPlay:
 
     def test_saved_record_replays(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         path = tmp_path / "game.json"
-        run(capsys, "play", "--seed", "5", "--players", "3", "--fast", "--save", str(path))
+        run(
+            capsys, "play", "beggar", "--watch", "--seed", "5", "--players", "3", "--fast",
+            "--save", str(path),
+        )
         code, out, _ = run(capsys, "replay", str(path), "--json")
         replayed = json.loads(out)
         assert code == 0 and replayed["over"] and replayed["outcome"]["result"] in ("win", "loop")

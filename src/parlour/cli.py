@@ -24,13 +24,13 @@ from rich.progress import (
     TextColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
+from rich.table import Table as RichTable
 from rich.text import Text
 
 from parlour.core.game import JSON, Game
 from parlour.core.options import parse_option_pairs
 from parlour.core.record import Record
-from parlour.core.rng import MAX_SEED
+from parlour.core.rng import MAX_SEED, derive_seed
 from parlour.errors import InvalidNotation, ParlourError
 from parlour.games import GAMES, find_game, replay_json
 from parlour.games.beggar.notation import parse_deal
@@ -38,6 +38,9 @@ from parlour.games.beggar.play import play_to_end
 from parlour.games.beggar.rules import BeggarGame, BeggarState
 from parlour.lab.beggar_stats import PERCENTILES, run_stats
 from parlour.play.beggar import describe_result, show_game
+from parlour.play.menu import ask_menu
+from parlour.play.table import PERSON, Table, check_seat_specs, parse_seat_flags
+from parlour.play.terminal import TerminalGame, play_on, write_record
 
 __all__ = ["main"]
 
@@ -161,7 +164,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(listing)
         return 0
-    table = Table(title="Parlour games")
+    table = RichTable(title="Parlour games")
     for column in ("game", "name", "players", "options"):
         table.add_column(column)
     for g in GAMES.values():
@@ -315,7 +318,7 @@ def _print_stats(report: dict[str, JSON]) -> None:
         f"mean {report['mean_cards']:.2f} cards and {report['mean_tricks']:.2f} tricks; median "
         f"{report['median_cards']:g} cards, {report['median_tricks']:g} tricks"
     )
-    table = Table("percentile", "cards", "tricks", title="Game length (M8 counts)")
+    table = RichTable("percentile", "cards", "tricks", title="Game length (M8 counts)")
     for q in PERCENTILES:
         row = report["percentiles"][f"{q:g}"]
         table.add_row(f"{q:g}%", str(row["cards"]), str(row["tricks"]))
@@ -330,13 +333,121 @@ def _print_stats(report: dict[str, JSON]) -> None:
 
 # -- parlour play -----------------------------------------------------------------------------
 
+_DEFAULT_PLAYERS = {"beor": 2, "death": 4, "beggar": 2}
+
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    game = find_game(args.game)
-    if not isinstance(game, BeggarGame):
-        raise _CommandError(f"parlour play offers Beggar-My-Neighbour for now, not {game.title}")
+    console = _console()
     options = _options_of(args)
-    seed = _fresh_seed() if args.seed is None else args.seed
+    if args.resume is not None:
+        table = _resumed_table(args)
+        save_path: str | None = args.save or args.resume
+    else:
+        if args.game is None:
+            if args.players is not None or args.seat or args.watch or args.json:
+                raise _CommandError("name the game, e.g. parlour play beor --players 3")
+            choice = ask_menu(input, console)
+            game, specs = choice.game, choice.seats
+        else:
+            game = find_game(args.game)
+            if args.deal is not None and game.name != "beggar":
+                raise _CommandError("--deal is for beggar; other games are dealt from --seed")
+            players = args.players
+            if args.deal is not None:
+                players = len(parse_deal(args.deal)) if players is None else players
+            players = game.check_players(players or _DEFAULT_PLAYERS[game.name])
+            bot = "ismcts" if game.name != "beggar" else "bot"
+            watch = args.watch or args.json
+            default = [bot] * players if watch else [PERSON] + [bot] * (players - 1)
+            specs = parse_seat_flags(args.seat or (), players, default)
+            if watch and PERSON in specs:
+                raise _CommandError("--watch and --json are for bots only: drop --seat N=person")
+        seats = check_seat_specs(game, specs)
+        seed = _fresh_seed() if args.seed is None else args.seed
+        if game.name == "beggar" and not any(s.is_person for s in seats):
+            return _watch_beggar(args, seed, options)
+        table = Table(game, seats, seed, options, args.deal)
+        save_path = args.save
+    if args.json:
+        if table.people:
+            raise _CommandError("--json plays bots only; this record seats people")
+        while not table.state.is_over:
+            table.bot_move()
+        _save_table(table, save_path)
+        outcome = table.state.outcome
+        assert outcome is not None
+        _print_json({"record": table.record().to_json(), "result": outcome.to_json()}, compact=True)
+        return 0
+    return _play_tables(table, console, save_path, args.delay)
+
+
+def _resumed_table(args: argparse.Namespace) -> Table:
+    for flag, value in (
+        ("--players", args.players),
+        ("--deal", args.deal),
+        ("--seed", args.seed),
+        ("--options", args.options),
+    ):
+        if value is not None:
+            raise _CommandError(f"{flag} cannot change a resumed game: it is in the record")
+    text = _read_text(args.resume)
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise _CommandError(
+            f"{args.resume} is not JSON: {err.msg} at line {err.lineno} column {err.colno}"
+        ) from None
+    record = Record.from_json(obj)
+    if args.game is not None and find_game(args.game).name != find_game(record.game).name:
+        raise _CommandError(f"{args.resume} is a game of {record.game}, not {args.game}")
+    return Table.from_record(record, args.seat or ())
+
+
+def _save_table(table: Table, path: str | None) -> None:
+    if path is None:
+        return
+    try:
+        write_record(table, path)
+    except OSError as err:
+        raise _CommandError(f"cannot write {path}: {err.strerror}") from None
+
+
+def _play_tables(table: Table, console: Console, save_path: str | None, delay: float | None) -> int:
+    """Play ``table`` at the terminal, then more games with the same seats while asked."""
+    if delay is None:
+        delay = 0.6 if console.is_terminal and not table.people else 0.0
+    number = 1
+    while True:
+        terminal = TerminalGame(table, console, input, save_path=save_path, delay=delay)
+        _use_readline(terminal.complete)
+        if terminal.run() == "quit":
+            return 0
+        if table.seats and not play_on(table, console):
+            return 0
+        number += 1
+        seed = derive_seed(table.seed, "next game")
+        table = Table(table.game, table.seats, seed, table.options)
+        if save_path is not None:
+            stem, dot, ext = save_path.rpartition(".")
+            save_path = f"{stem}-{number}.{ext}" if dot else f"{save_path}-{number}"
+            console.print(f"This game is saved in {save_path}.", highlight=False)
+
+
+def _use_readline(complete: Callable[[str, int], str | None]) -> None:
+    """Tab completion of moves where the terminal allows it (readline on a terminal)."""
+    if not sys.stdin.isatty():
+        return
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - platforms without readline
+        return
+    readline.set_completer(complete)
+    readline.set_completer_delims(" ")
+    readline.parse_and_bind("tab: complete")
+
+
+def _watch_beggar(args: argparse.Namespace, seed: int, options: dict[str, str]) -> int:
+    """A Beggar-My-Neighbour game between bots, shown trick by trick."""
     start = _beggar_start(args.deal, args.players, seed, options)
     if args.json:
         end = play_to_end(start)
@@ -347,13 +458,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
             console.print(f"Random deal, seed {seed}")
         end = show_game(start, console, delay=delay, fast=args.fast)
     record = Record(
-        game.name,
+        "beggar",
         start.players,
         seed,
         {k: v for k, v in start.options.to_json().items() if v is not None},
         # A random deal is rebuilt from the seed, full cards and all; a given deal is kept.
-        None if args.deal is None else args.deal,
+        args.deal,
         tuple("play" for _ in range(end.cards)),
+        ("bot",) * start.players,
     )
     if args.save:
         try:
@@ -402,7 +514,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         f"parity {100 * figures['parity']:.1f}% a seat; mean length {figures['mean_length']:.1f} "
         f"actions; {figures['draws']} without a winner"
     )
-    table = Table("agent", "seat-games", "win rate", "95% CI", "s/decision", title="Results")
+    table = RichTable("agent", "seat-games", "win rate", "95% CI", "s/decision", title="Results")
     death = args.game.strip().lower() == "death"
     if death:
         table.add_column("drinks taken")
@@ -465,6 +577,21 @@ def _pos_int(text: str) -> int:
     return int(text)
 
 
+def _play_epilog() -> str:
+    lines = [
+        "examples:",
+        "  parlour play                          the menu",
+        "  parlour play beor --seat 2=heuristic  you against the heuristic bot",
+        "  parlour play death --players 4 --seat 2=person   two people, two bots",
+        "  parlour play death --watch --players 5 --delay 0.3",
+        "  parlour play beor --save game.json    then: parlour play --resume game.json",
+        "",
+    ]
+    for game in GAMES.values():
+        lines.append(_options_epilog(game))
+    return "\n".join(lines)
+
+
 def _add_beggar_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--unpaid-penalty",
@@ -499,18 +626,32 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "play",
-        help="watch a game of Beggar-My-Neighbour trick by trick",
-        epilog=_options_epilog(beggar),
+        help="play a game at the terminal: people and bots at one table",
+        description="Play BEOR, Becker's Game of Death or Beggar-My-Neighbour at the terminal. "
+        "With no GAME a short menu asks for the game, the players and the bots. Player 1 is "
+        "you and the other seats are strong bots unless --seat says otherwise; several people "
+        "share one keyboard (hot seat) with --seat 2=person. At the table type a move's number "
+        "or its notation; help shows the rules, undo takes back a move, quit offers to save.",
+        epilog=_play_epilog(),
         formatter_class=formatter,
     )
-    p.add_argument("--game", default="beggar", help="the game (only beggar for now)")
-    p.add_argument("--players", type=int, help="2 to 4 (default 2, or the deal's hands)")
-    p.add_argument("--seed", type=_nonneg_int, help="seed of the random deal (default: fresh)")
-    p.add_argument("--deal", help="a deal in M9 notation instead of a random one")
-    p.add_argument("--fast", action="store_true", help="jump to the result")
-    p.add_argument("--delay", type=float, help="seconds between tricks (default 0.8 on a terminal)")
-    p.add_argument("--save", metavar="FILE", help="save the game record as JSON")
-    p.add_argument("--json", action="store_true", help="print the record and result as JSON")
+    p.add_argument("game", nargs="?", metavar="GAME", help="beor, death or beggar")
+    p.add_argument("--players", type=int, help="players at the table (default 2; death 4)")
+    p.add_argument(
+        "--seat",
+        action="append",
+        metavar="N=WHO",
+        help="who sits at Player N: person, ismcts, ismcts:500, heuristic or random "
+        "(beggar: person or bot); repeat for more seats",
+    )
+    p.add_argument("--seed", type=_nonneg_int, help="seed of the deal and bots (default: fresh)")
+    p.add_argument("--save", metavar="FILE", help="save the game record after every move")
+    p.add_argument("--resume", metavar="FILE", help="go on with a saved game")
+    p.add_argument("--watch", action="store_true", help="bots only: watch a whole game")
+    p.add_argument("--delay", type=float, help="seconds between moves when watching")
+    p.add_argument("--deal", help="beggar: a deal in M9 notation instead of a random one")
+    p.add_argument("--fast", action="store_true", help="beggar, watching: jump to the result")
+    p.add_argument("--json", action="store_true", help="bots only: print the record and result")
     _add_beggar_options(p)
     p.set_defaults(func=_cmd_play)
 

@@ -1,7 +1,9 @@
 """Game records and replay.
 
-A record is ``{"game", "players", "seed", "options", "deal"?, "actions"}`` as JSON: how games are
-saved, shared and used as test fixtures. :func:`replay` rebuilds every state; the same record
+A record is ``{"game", "players", "seed", "options", "deal"?, "actions", "seats"?}`` as JSON: how
+games are saved, shared and used as test fixtures. ``seats`` (optional) says who sat where when the
+game was played at the terminal (``person`` or a bot's spec), so ``parlour play --resume`` can
+seat everyone again; the rules never read it. :func:`replay` rebuilds every state; the same record
 gives the same states and events on any machine.
 """
 
@@ -17,7 +19,7 @@ from parlour.errors import InvalidRecord, ParlourError
 
 __all__ = ["Record", "replay"]
 
-_FIELDS = ("game", "players", "seed", "options", "deal", "actions")
+_FIELDS = ("game", "players", "seed", "options", "deal", "actions", "seats")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +32,7 @@ class Record:
     options: Mapping[str, JSON] = field(default_factory=dict)
     deal: JSON = None
     actions: tuple[str, ...] = ()
+    seats: tuple[str, ...] | None = None
 
     @classmethod
     def from_json(cls, obj: object) -> Record:
@@ -64,7 +67,25 @@ class Record:
             raise InvalidRecord(f"record field 'options' must be an object, got {options!r}")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise InvalidRecord("record field 'actions' must be a list of action strings")
-        return cls(game, players, seed, dict(options), obj.get("deal"), tuple(actions))
+        seats = obj.get("seats")
+        if seats is not None and (
+            not isinstance(seats, list)
+            or not all(isinstance(s, str) for s in seats)
+            or len(seats) != players
+        ):
+            raise InvalidRecord(
+                "record field 'seats' must be a list of one string per player "
+                "('person' or a bot such as 'ismcts')"
+            )
+        return cls(
+            game,
+            players,
+            seed,
+            dict(options),
+            obj.get("deal"),
+            tuple(actions),
+            None if seats is None else tuple(seats),
+        )
 
     def to_json(self) -> dict[str, JSON]:
         out: dict[str, Any] = {
@@ -76,6 +97,8 @@ class Record:
         if self.deal is not None:
             out["deal"] = self.deal
         out["actions"] = list(self.actions)
+        if self.seats is not None:
+            out["seats"] = list(self.seats)
         return out
 
 

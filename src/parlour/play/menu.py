@@ -1,0 +1,81 @@
+"""The short menu of ``parlour play`` with no arguments: game, players, people, bots.
+
+Each question shows its default in brackets; Enter takes it, so four presses of Enter start a
+two-player game of BEOR against a strong bot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.text import Text
+
+from parlour.core.game import Game
+from parlour.games import GAMES
+from parlour.play.terminal import Reader
+
+__all__ = ["BOT_LEVELS", "Choice", "ask_menu"]
+
+_ORDER = ("beor", "death", "beggar")
+_DEFAULT_PLAYERS = {"beor": 2, "death": 4, "beggar": 2}
+BOT_LEVELS = (
+    ("strong", "ismcts", "searches ahead (ISMCTS), about a tenth of a second a move"),
+    ("medium", "heuristic", "plays by rules of thumb"),
+    ("easy", "random", "plays any legal move"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """What the menu settled: the game and one spec a seat (``person`` or a bot)."""
+
+    game: Game
+    seats: tuple[str, ...]
+
+
+def _ask_number(
+    read: Reader, console: Console, question: str, low: int, high: int, default: int
+) -> int:
+    while True:
+        answer = read(f"{question} [{default}]> ").strip()
+        if not answer:
+            return default
+        if answer.isdigit() and low <= int(answer) <= high:
+            return int(answer)
+        console.print(Text(f"Please answer a number from {low} to {high}.", style="yellow"))
+
+
+def ask_menu(read: Reader, console: Console, game: Game | None = None) -> Choice:
+    """Ask the questions (game only when not given). Raises EOFError if input ends."""
+    console.print(Text("Welcome to Parlour.", style="bold"), "Press Enter for the default.")
+    if game is None:
+        games = [GAMES[name] for name in _ORDER]
+        for k, g in enumerate(games, 1):
+            console.print(f"  {k}) {g.title} ({g.min_players}-{g.max_players} players)")
+        game = games[_ask_number(read, console, "Which game?", 1, len(games), 1) - 1]
+    players = _ask_number(
+        read,
+        console,
+        f"How many players ({game.min_players}-{game.max_players})?",
+        game.min_players,
+        game.max_players,
+        _DEFAULT_PLAYERS[game.name],
+    )
+    people = _ask_number(
+        read,
+        console,
+        f"How many people at this keyboard (0 watches bots play, up to {players})?",
+        0,
+        players,
+        1,
+    )
+    bot = "bot"
+    if people < players and game.name != "beggar":
+        for k, (level, _, about) in enumerate(BOT_LEVELS, 1):
+            console.print(f"  {k}) {level}: {about}")
+        strength = _ask_number(read, console, "How strong are the bots?", 1, len(BOT_LEVELS), 1)
+        bot = BOT_LEVELS[strength - 1][1]
+    seats: Sequence[str] = ["person"] * people + [bot] * (players - people)
+    return Choice(game, tuple(seats))

@@ -1,0 +1,263 @@
+"""A table at the terminal: who sits where, the game so far, undo, saving and resuming.
+
+No I/O here: the terminal loop (:mod:`parlour.play.terminal`) asks a person for moves and
+draws the screen; this module keeps the game, lets the bots move (they see only their views),
+and turns the game into a record and back.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from parlour.bots import RandomAgent, make_agent
+from parlour.core.game import Action, Agent, Event, Game, State, seat_name
+from parlour.core.record import Record, replay
+from parlour.core.rng import derive_seed
+from parlour.errors import InvalidOption, InvalidRecord, ParlourError
+from parlour.games import find_game
+
+__all__ = ["PERSON", "Seat", "Table", "check_seat_specs", "parse_seat_flags"]
+
+PERSON = "person"
+_PERSON_WORDS = frozenset({"person", "human", "me", "you", "p"})
+# Beggar-My-Neighbour has no decisions: a seat that is not a person just turns its cards.
+_AUTO = "bot"
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat: a person at the keyboard, or a bot named by its spec (``ismcts``, ...)."""
+
+    spec: str
+    agent: Agent | None = field(default=None, compare=False)
+
+    @property
+    def is_person(self) -> bool:
+        return self.agent is None
+
+
+def _normalise(spec: str) -> str:
+    text = spec.strip().lower()
+    return PERSON if text in _PERSON_WORDS else text
+
+
+def check_seat_specs(game: Game, specs: Sequence[str]) -> tuple[Seat, ...]:
+    """The seats ``specs`` name (``person`` or a bot), or InvalidOption naming the seat."""
+    seats = []
+    for number, spec in enumerate(specs, 1):
+        text = _normalise(spec)
+        if text == PERSON:
+            seats.append(Seat(PERSON))
+            continue
+        if not _has_decisions(game):
+            if text not in (_AUTO, "random", "heuristic", "ismcts"):
+                raise InvalidOption(
+                    f"Player {number}: in {game.title} a seat is a person or a bot, got {spec!r}"
+                )
+            seats.append(Seat(_AUTO, RandomAgent()))
+            continue
+        try:
+            seats.append(Seat(text, make_agent(text, game)))
+        except ParlourError as err:
+            raise InvalidOption(f"Player {number}: {err}") from None
+    return tuple(seats)
+
+
+def _has_decisions(game: Game) -> bool:
+    return game.name != "beggar"
+
+
+def parse_seat_flags(flags: Sequence[str], players: int, default: Sequence[str]) -> tuple[str, ...]:
+    """``--seat 2=ismcts`` flags (players counted from 1, as the screen names them) over the
+    default seating; raises InvalidOption naming the flag."""
+    specs = list(default)
+    for flag in flags:
+        number, sep, spec = flag.partition("=")
+        if not sep or not number.strip().isdigit() or not spec.strip():
+            raise InvalidOption(
+                f"--seat {flag!r}: write PLAYER=WHO, e.g. 2=ismcts or 3=person "
+                "(players count from 1)"
+            )
+        k = int(number)
+        if not 1 <= k <= players:
+            raise InvalidOption(f"--seat {flag!r}: the players are 1 to {players}")
+        specs[k - 1] = spec.strip()
+    return tuple(specs)
+
+
+class Table:
+    """A game in progress with its seats; every state so far is kept for undo and saving."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[Seat],
+        seed: int,
+        options: Mapping[str, object] | None = None,
+        deal: object = None,
+        actions: Sequence[str] = (),
+    ) -> None:
+        self.game = game
+        self.seats = tuple(seats)
+        self.seed = seed
+        self.deal = deal
+        given = {k: v for k, v in (options or {}).items() if v is not None}
+        start = game.new(len(self.seats), seed, given, deal)
+        # Keep the options as given (typed values); records hold them as JSON.
+        self.options: dict[str, object] = dict(given)
+        self.states: list[State] = [start]
+        self.actions: list[str] = []
+        self.undone = 0
+        for index, text in enumerate(actions):
+            try:
+                self.apply(text)
+            except ParlourError as err:
+                raise InvalidRecord(f"action {index} {text!r} is illegal: {err}") from None
+
+    # -- the game ---------------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        return tuple(s for s, seat in enumerate(self.seats) if seat.is_person)
+
+    @property
+    def has_decisions(self) -> bool:
+        return _has_decisions(self.game)
+
+    def seat_label(self, seat: int) -> str:
+        """``Player 2 (ismcts)``, ``Player 1 (you)`` with one person, ``Player 3`` for people."""
+        name = seat_name(seat)
+        spec = self.seats[seat]
+        if spec.is_person:
+            return f"{name} (you)" if len(self.people) == 1 else name
+        return f"{name} ({spec.spec})"
+
+    def apply(self, action: Action | str) -> State:
+        """Play ``action`` for the seat to move; refusals raise as :meth:`State.apply` does."""
+        if isinstance(action, str):
+            action = self.state.parse_action(action)
+        state = self.state.apply(action)
+        self.states.append(state)
+        self.actions.append(str(action))
+        return state
+
+    def bot_move(self) -> State:
+        """Let the bot to move choose from its view and play. Its generator is seeded by the
+        game's seed and the move number, so a resumed game goes on as the saved one would."""
+        state = self.state
+        seat = state.to_move
+        if seat is None:
+            raise InvalidOption("the game is over")
+        agent = self.seats[seat].agent
+        if agent is None:
+            raise InvalidOption(f"{seat_name(seat)} is a person, not a bot")
+        rng = random.Random(derive_seed(self.seed, "table", len(self.actions)))
+        action = agent.choose(state.view(seat), state.legal_actions(), rng)
+        return self.apply(action)
+
+    # -- undo -------------------------------------------------------------------------------
+
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` cannot take back its last move now, or None if it can."""
+        if not self.has_decisions:
+            return f"{self.game.title} has no decisions to take back"
+        if len(self.people) != 1:
+            return "undo is only for a person playing alone against bots"
+        if self._last_own_move(seat) is None:
+            return f"{seat_name(seat)} has made no move yet"
+        return None
+
+    def undo(self, seat: int) -> int:
+        """Take back ``seat``'s last move and every bot move after it; returns how many
+        actions were taken back. Raises InvalidOption with :meth:`undo_refusal`'s reason."""
+        reason = self.undo_refusal(seat)
+        if reason is not None:
+            raise InvalidOption(reason)
+        index = self._last_own_move(seat)
+        assert index is not None
+        taken = len(self.actions) - index
+        del self.states[index + 1 :]
+        del self.actions[index:]
+        self.undone += 1
+        return taken
+
+    def _last_own_move(self, seat: int) -> int | None:
+        for index in range(len(self.actions) - 1, -1, -1):
+            if self.states[index].to_move == seat:
+                return index
+        return None
+
+    # -- what people see --------------------------------------------------------------------
+
+    def events_for(self, seat: int | None, last: int = 8) -> list[Event]:
+        """The last ``last`` events that ``seat`` may see (``None``: the public ones), oldest
+        first. A public event followed by its private telling for this seat (``draws from
+        black`` then ``draws 9♥ from black``) is shown once, as the private one."""
+        shown: list[Event] = []
+        for state in self.states[1:]:
+            events = [e for e in state.events if e.is_visible_to(seat)]
+            for k, event in enumerate(events):
+                nxt = events[k + 1] if k + 1 < len(events) else None
+                if (
+                    event.audience is None
+                    and nxt is not None
+                    and nxt.audience is not None
+                    and nxt.kind == event.kind
+                ):
+                    continue
+                shown.append(event)
+        return shown[-last:] if last else shown
+
+    # -- records ----------------------------------------------------------------------------
+
+    def record(self) -> Record:
+        return Record(
+            self.game.name,
+            self.players,
+            self.seed,
+            {k: v for k, v in self.state_options().items() if v is not None},
+            self.deal,
+            tuple(self.actions),
+            tuple(seat.spec for seat in self.seats),
+        )
+
+    def state_options(self) -> dict[str, object]:
+        """The game's options as JSON, defaults filled in (from the state when it tells)."""
+        options = getattr(self.states[0], "options", None)
+        to_json = getattr(options, "to_json", None)
+        if callable(to_json):
+            typed: dict[str, object] = to_json()
+            return typed
+        return dict(self.game.options(self.options))
+
+    @classmethod
+    def from_record(cls, record: Record, seat_flags: Sequence[str] = ()) -> Table:
+        """The saved game, seated as it was (``--seat`` flags may change who sits where).
+
+        Raises:
+            InvalidRecord: the record does not replay, naming the action and the rule.
+        """
+        game = find_game(record.game)
+        replay(record, game)  # names the first bad action and its rule
+        default = record.seats or (PERSON,) + ("ismcts" if _has_decisions(game) else _AUTO,) * (
+            record.players - 1
+        )
+        specs = parse_seat_flags(seat_flags, record.players, default)
+        return cls(
+            game,
+            check_seat_specs(game, specs),
+            record.seed,
+            record.options,
+            record.deal,
+            record.actions,
+        )
