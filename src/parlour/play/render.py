@@ -22,7 +22,7 @@ from parlour.games.beor.view import BeorView
 from parlour.games.death.notation import Give, Throw
 from parlour.games.death.view import DeathView
 
-__all__ = ["card_text", "log_text", "moves_text", "screen"]
+__all__ = ["card_text", "log_text", "moves_text", "pretty_action", "screen"]
 
 _THEME_STYLE = {"black": "bold", "even": "cyan", "odd": "yellow", "red": "red"}
 
@@ -43,7 +43,7 @@ def cards_text(cards: Sequence[Card], *, empty: str = "none") -> Text:
     return Text(" ").join(card_text(c) for c in cards)
 
 
-def _pretty_action(action: Action) -> Text:
+def pretty_action(action: Action) -> Text:
     """An action as a person reads it (cards with suit symbols), typed as its notation."""
     if isinstance(action, Move):
         text = card_text(action.card)
@@ -57,13 +57,25 @@ def _pretty_action(action: Action) -> Text:
 
 
 def moves_text(actions: Sequence[Action]) -> Text:
-    """The legal moves, numbered: ``1) 7♣>odd  2) 4♠>even/black ...``."""
+    """The legal moves, numbered: ``1) 7♣  2) 9♣  3) pass``; BEOR's a line per card:
+    ``7♣:  1) >odd  2) >odd/black ...``."""
     out = Text()
+    card: Card | None = None
     for number, action in enumerate(actions, 1):
-        if number > 1:
-            out.append("  ")
+        if isinstance(action, Move):
+            if action.card is not card:
+                card = action.card
+                out.append("\n" if number > 1 else "")
+                out.append_text(card_text(card))
+                out.append(":")
+            out.append(f"  {number}) ", style="dim")
+            out.append(f">{BASES[action.base]}")
+            if action.stock is not None:
+                out.append(f"/{BASES[action.stock]}")
+            continue
+        out.append("  " if number > 1 else "")
         out.append(f"{number}) ", style="dim")
-        out.append_text(_pretty_action(action))
+        out.append_text(pretty_action(action))
     return out
 
 
@@ -75,6 +87,7 @@ def log_text(events: Sequence[Event]) -> Text:
 
 
 def _header(title: str, view: View, detail: str, labels: Sequence[str]) -> Text:
+    """``BEOR  ·  3 players  ·  turn 8  ·  Player 3 (ismcts) to move``."""
     to_move = getattr(view, "to_move", None)
     head = Text(title, style="bold underline")
     head.append(f"  ·  {len(labels)} players  ·  {detail}")
@@ -116,7 +129,8 @@ def screen(
 
 def beor_table(view: BeorView, labels: Sequence[str], legal: Sequence[Action]) -> RenderableType:
     """Bases (top cards and size), stocks (size, face, known cards), hands, scrap, own hand."""
-    head = _header("BEOR", view, f"turn {view.turn + 1}", labels)
+    turn = view.turn + 1 if view.to_move is not None else view.turn
+    head = _header("BEOR", view, f"turn {turn}", labels)
     table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
     table.add_column("base")
     table.add_column("pile (top last)")
@@ -186,7 +200,8 @@ def _hand_line(hand: Sequence[Card], playable: set[Card], marking: bool) -> Text
 
 def death_table(view: DeathView, labels: Sequence[str], legal: Sequence[Action]) -> RenderableType:
     """The pile with who threw each card, the drinks table, voids shown by passes, own hand."""
-    detail = "opening" if not view.started else f"{len(view.swept)} cards swept"
+    swept = len(view.swept)
+    detail = "opening" if not view.started else f"{swept} card{'s' if swept != 1 else ''} swept"
     head = _header("Becker's Game of Death", view, detail, labels)
     pile = Text("Pile (top last): ", style="bold")
     if not view.pile:

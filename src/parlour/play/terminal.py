@@ -31,7 +31,7 @@ from parlour.games.death.rules import DeathState
 from parlour.games.death.view import DeathView
 from parlour.play.beggar import describe_result
 from parlour.play.help import COMMANDS, RULES
-from parlour.play.render import screen
+from parlour.play.render import pretty_action, screen
 from parlour.play.table import Table
 
 __all__ = ["Reader", "TerminalGame", "default_save_path", "write_record"]
@@ -104,7 +104,10 @@ class TerminalGame:
                         self._clear()  # the hand leaves the screen at once
                         shown = None
                 else:
-                    table.bot_move()
+                    if seat in self.auto:
+                        table.apply(table.state.legal_actions()[0])  # Beggar: the only move
+                    else:
+                        table.bot_move()
                     if not table.people or len(self.auto) == len(table.people):
                         self._draw(None)
                         if self.delay > 0 and not table.state.is_over:
@@ -283,7 +286,10 @@ class TerminalGame:
         action = agent.choose(state.view(seat), state.legal_actions(), random.Random(rng_seed))
         numbered = self._numbered(state)
         number = f" (move {numbered.index(action) + 1})" if action in numbered else ""
-        self._say(f"The heuristic bot would play {action}{number}.")
+        line = Text("The heuristic bot would play ", style="yellow")
+        line.append_text(pretty_action(action))
+        line.append(f"{number}.", style="yellow")
+        self.console.print(line)
 
     def _undo(self, seat: int) -> None:
         reason = self.table.undo_refusal(seat)
@@ -352,7 +358,10 @@ class TerminalGame:
             where = self.save_path
         elif self.table.actions:
             where = default_save_path(self.table)
-            if not self._save(where):
+            try:
+                write_record(self.table, where)
+            except OSError as err:
+                self._say(f"Input ended; the game could not be saved to {where}: {err.strerror}")
                 return
         else:
             return
