@@ -205,7 +205,13 @@ def death_table(view: DeathView, labels: Sequence[str], legal: Sequence[Action])
     head = _header("Becker's Game of Death", view, detail, labels)
     pile = Text("Pile (top last): ", style="bold")
     if not view.pile:
-        pile.append("empty: " + ("2♦ opens (G1)" if not view.started else "a new lead"), "dim")
+        pile.append(
+            "empty: "
+            + (
+                "the holder of the two of diamonds opens (G1)" if not view.started else "a new lead"
+            ),
+            "dim",
+        )
     for k, (card, seat) in enumerate(zip(view.pile, view.pile_seats, strict=True)):
         pile.append("  " if k else "")
         pile.append_text(card_text(card))

@@ -115,6 +115,11 @@ class TerminalGame:
                 self._autosave()
         except _Quit:
             return "quit"
+        except KeyboardInterrupt:
+            # Ctrl-C while the bots think or the screen is drawn: leave as `quit` does.
+            self.console.print()
+            self._offer_save()
+            return "quit"
         except EOFError:
             self._left_without_asking()
             return "quit"

@@ -1,0 +1,92 @@
+"""``parlour play`` options: bots-only games as JSON, and one-line errors for bad flags."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from parlour.core.record import Record
+from parlour.games import find_game, replay_json
+from tests.test_cli import assert_one_line_error, run
+
+
+@pytest.mark.parametrize(("game", "players"), [("beor", 3), ("death", 4), ("beggar", 2)])
+def test_json_plays_bots_and_the_record_replays(
+    capsys: pytest.CaptureFixture[str], game: str, players: int
+) -> None:
+    seats = [f"--seat={k}=random" for k in range(1, players + 1)] if game != "beggar" else []
+    code, out, _ = run(
+        capsys, "play", game, "--players", str(players), "--seed", "6", "--json", *seats
+    )
+    got = json.loads(out)
+    assert code == 0
+    record, states = replay_json(got["record"])
+    assert states[-1].is_over and record.players == players
+    assert got["result"]["winners"] == list(states[-1].outcome.winners)  # type: ignore[union-attr]
+    _, again, _ = run(
+        capsys, "play", game, "--players", str(players), "--seed", "6", "--json", *seats
+    )
+    assert again == out
+
+
+def test_json_saves_the_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "bots.json"
+    run(
+        capsys,
+        "play",
+        "death",
+        "--json",
+        "--seed",
+        "2",
+        "--seat",
+        "1=heuristic",
+        "--save",
+        str(path),
+    )
+    record = Record.from_json(json.loads(path.read_text()))
+    assert record.seats == ("heuristic", "ismcts", "ismcts", "ismcts")
+    assert record.game == "death" and find_game("death").new(4, 2).to_move is not None
+
+
+@pytest.mark.parametrize(
+    ("argv", "needles"),
+    [
+        (["play", "chess"], ["unknown game 'chess'"]),
+        (["play", "beor", "--players", "9"], ["2 to 5 players"]),
+        (["play", "beor", "--seat", "2=wizard"], ["Player 2: unknown agent 'wizard'"]),
+        (["play", "beor", "--seat", "3=random"], ["--seat", "1 to 2"]),
+        (["play", "beor", "--seat", "two=random"], ["--seat", "PLAYER=WHO"]),
+        (["play", "--players", "3"], ["name the game"]),
+        (["play", "beor", "--watch", "--seat", "1=person"], ["bots only"]),
+        (["play", "beor", "--deal", "AKQJ/AKQJ"], ["--deal is for beggar"]),
+        (["play", "beor", "--options", "max_turns=0"], ["max_turns"]),
+        (["play", "--resume", "missing.json"], ["cannot read missing.json"]),
+    ],
+)
+def test_bad_flags_give_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], needles: list[str]
+) -> None:
+    assert_one_line_error(*run(capsys, *argv), *needles)
+
+
+def test_resume_refuses_flags_that_would_change_the_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "g.json"
+    run(capsys, "play", "beor", "--json", "--seed", "1", "--save", str(path))
+    assert_one_line_error(
+        *run(capsys, "play", "--resume", str(path), "--seed", "2"), "--seed", "in the record"
+    )
+    assert_one_line_error(
+        *run(capsys, "play", "death", "--resume", str(path)), "a game of beor, not death"
+    )
+
+
+def test_resume_of_a_broken_record_names_the_action(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({"game": "beor", "players": 2, "seed": 1, "actions": ["zz"]}))
+    assert_one_line_error(*run(capsys, "play", "--resume", str(path)), "action 0 'zz'")
