@@ -177,15 +177,19 @@ def _cmd_games(args: argparse.Namespace) -> int:
 # -- parlour replay ---------------------------------------------------------------------------
 
 
-def _cmd_replay(args: argparse.Namespace) -> int:
-    text = _read_text(args.record)
+def _read_json(path: str) -> object:
+    """A JSON file's content, or a one-line error naming the file and where it breaks."""
+    text = _read_text(path)
     try:
-        obj = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as err:
         raise _CommandError(
-            f"{args.record} is not JSON: {err.msg} at line {err.lineno} column {err.colno}"
+            f"{path} is not JSON: {err.msg} at line {err.lineno} column {err.colno}"
         ) from None
-    record, states = replay_json(obj)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    record, states = replay_json(_read_json(args.record))
     final = states[-1]
     out: dict[str, JSON] = {
         "game": record.game,
@@ -390,14 +394,7 @@ def _resumed_table(args: argparse.Namespace) -> Table:
     ):
         if value is not None:
             raise _CommandError(f"{flag} cannot change a resumed game: it is in the record")
-    text = _read_text(args.resume)
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise _CommandError(
-            f"{args.resume} is not JSON: {err.msg} at line {err.lineno} column {err.colno}"
-        ) from None
-    record = Record.from_json(obj)
+    record = Record.from_json(_read_json(args.resume))
     if args.game is not None and find_game(args.game).name != find_game(record.game).name:
         raise _CommandError(f"{args.resume} is a game of {record.game}, not {args.game}")
     return Table.from_record(record, args.seat or ())
