@@ -106,6 +106,9 @@ class TerminalGame:
                 else:
                     if seat in self.auto:
                         table.apply(table.state.legal_actions()[0])  # Beggar: the only move
+                    elif table.people and self.console.is_terminal and table.has_decisions:
+                        with self.console.status(f"{self.labels[seat]} is thinking..."):
+                            table.bot_move()
                     else:
                         table.bot_move()
                     if not table.people or len(self.auto) == len(table.people):
