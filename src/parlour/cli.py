@@ -133,7 +133,7 @@ def _options_epilog(game: Game) -> str:
     for spec in game.option_specs:
         ruling = f" [{spec.ruling}]" if spec.ruling else ""
         lines.append(f"  {spec.describe()}{ruling}: {spec.help}")
-    lines.append("rulings: shared/rules/RULINGS.md; see the README section 'Rulings and options'")
+    lines.append("rulings: see the README section 'Rulings and options'")
     return "\n".join(lines)
 
 
@@ -166,7 +166,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
         return 0
     table = RichTable(title="Parlour games")
     for column in ("game", "name", "players", "options"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for g in GAMES.values():
         options = "\n".join(f"{s.describe()} [{s.ruling}]" for s in g.option_specs)
         table.add_row(g.title, g.name, f"{g.min_players}-{g.max_players}", options)
@@ -356,6 +356,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
             game = find_game(args.game)
             if args.deal is not None and game.name != "beggar":
                 raise _CommandError("--deal is for beggar; other games are dealt from --seed")
+            if args.fast and game.name != "beggar":
+                raise _CommandError("--fast is for watching beggar; --delay 0 watches any game")
             players = args.players
             if args.deal is not None:
                 players = len(parse_deal(args.deal)) if players is None else players
@@ -367,6 +369,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
             if watch and PERSON in specs:
                 raise _CommandError("--watch and --json are for bots only: drop --seat N=person")
         seats = check_seat_specs(game, specs)
+        if args.delay is not None and args.delay < 0:
+            raise _CommandError(f"--delay must be 0 seconds or more, got {args.delay:g}")
         seed = _fresh_seed() if args.seed is None else args.seed
         if game.name == "beggar" and not any(s.is_person for s in seats):
             return _watch_beggar(args, seed, options)
@@ -382,6 +386,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
         assert outcome is not None
         _print_json({"record": table.record().to_json(), "result": outcome.to_json()}, compact=True)
         return 0
+    if save_path is not None:
+        _save_table(table, save_path)  # a file that cannot be written is said now, not later
+    if not table.people:
+        console.print("No person at the table: watching the bots play.", style="dim")
     return _play_tables(table, console, save_path, args.delay)
 
 
@@ -638,7 +646,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--seat",
         action="append",
         metavar="N=WHO",
-        help="who sits at Player N: person, ismcts, ismcts:500, heuristic or random "
+        help="who sits at Player N: person, ismcts, ismcts:500, ismcts:1s, heuristic or random "
         "(beggar: person or bot); repeat for more seats",
     )
     p.add_argument("--seed", type=_nonneg_int, help="seed of the deal and bots (default: fresh)")

@@ -90,3 +90,19 @@ def test_resume_of_a_broken_record_names_the_action(
     path = tmp_path / "g.json"
     path.write_text(json.dumps({"game": "beor", "players": 2, "seed": 1, "actions": ["zz"]}))
     assert_one_line_error(*run(capsys, "play", "--resume", str(path)), "action 0 'zz'")
+
+
+@pytest.mark.parametrize(
+    ("argv", "needles"),
+    [
+        (["play", "beor", "--fast"], ["--fast is for watching beggar"]),
+        (["play", "beor", "--watch", "--delay", "-1"], ["--delay must be 0 seconds or more"]),
+        (["play", "beor", "--seat", "2=random", "--seat", "2=heuristic"], ["seated twice"]),
+        (["play", "beggar", "--seat", "2=ismcts"], ["a person or a bot"]),
+        (["play", "beor", "--save", "/nonexistent/folder/g.json"], ["cannot write"]),
+    ],
+)
+def test_flags_found_wrong_in_a_first_trial(
+    capsys: pytest.CaptureFixture[str], argv: list[str], needles: list[str]
+) -> None:
+    assert_one_line_error(*run(capsys, *argv), *needles)

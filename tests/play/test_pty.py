@@ -21,7 +21,7 @@ EXAMPLE = "--Q-K--K-AQ-------J--A-J--/------Q-----JA---AKQ---K-J"
 PROMPTS: list[Any] = [
     r"Player 1> ",
     r"give \d+ drinks? \(G5\)[^\n]*> ",
-    r"press Enter to turn your card> ",
+    r"press Enter to turn your card \(or auto, help\)> ",
     r"Play another game\? \[y/N\]> ",
 ]
 
@@ -86,12 +86,12 @@ class TestWholeGames:
         child = spawn("beggar", "--deal", EXAMPLE, "--seat", "2=bot", cwd=tmp_path)
         out = play_to_the_end(child, ("", "", ""))
         # RULINGS worked example: this deal ends after 192 cards and 20 tricks.
-        assert "Player 1 wins after 192 cards and 20 tricks." in out
+        assert "Player 1 (you) wins after 192 cards and 20 tricks." in out
         state, mine = find_game("beggar").new(2, 0, None, EXAMPLE), 0
         while not state.is_over:
             mine += state.to_move == 0
             state = state.apply("play")
-        assert out.count("press Enter to turn your card> ") == mine
+        assert out.count("press Enter to turn your card (or auto, help)> ") == mine
 
 
 class TestAtTheKeyboard:
@@ -140,7 +140,7 @@ class TestAtTheKeyboard:
         assert len(saved["actions"]) == 4 and saved["seats"] == ["person", "random"]
 
         child = spawn("--resume", "g.json", cwd=tmp_path)
-        child.expect(r"turn 5 .*Player 1 \(you\) to move")
+        child.expect(r"move 5 .*Player 1 \(you\) to move")
         child.expect("Player 1> ")
         child.sendline("1")
         child.expect("Player 1> ")
@@ -216,4 +216,13 @@ def test_watch_bots_play(game: str, tmp_path: Path) -> None:
     child.expect(r"Play another game\? \[y/N\]> ")
     assert "Game over" in str(child.before)
     child.sendline("")
+    child.expect(pexpect.EOF)
+
+
+def test_menu_takes_a_games_name(tmp_path: Path) -> None:
+    child = spawn(cwd=tmp_path)
+    child.expect(r"Which game\? \[1\]> ")
+    child.sendline("beggar")
+    child.expect(r"How many players \(2-4\)\? \[2\]> ")
+    child.sendcontrol("d")
     child.expect(pexpect.EOF)

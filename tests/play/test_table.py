@@ -14,6 +14,8 @@ from parlour.play.table import PERSON, Table, check_seat_specs, parse_seat_flags
 
 def bots_table(game: str, players: int, seed: int, spec: str = "random") -> Table:
     g = find_game(game)
+    if game == "beggar":
+        spec = "bot"
     return Table(g, check_seat_specs(g, [spec] * players), seed)
 
 
@@ -54,10 +56,15 @@ class TestSeats:
 
     def test_beggar_seats_are_people_or_bots(self) -> None:
         beggar = find_game("beggar")
-        seats = check_seat_specs(beggar, ["person", "bot", "ismcts"])
+        seats = check_seat_specs(beggar, ["person", "bot", "Bot"])
         assert [s.is_person for s in seats] == [True, False, False]
-        with pytest.raises(InvalidOption, match="a person or a bot"):
-            check_seat_specs(beggar, ["person", "wizard"])
+        for spec in ("wizard", "ismcts"):
+            with pytest.raises(InvalidOption, match="a person or a bot"):
+                check_seat_specs(beggar, ["person", spec])
+
+    def test_a_seat_given_twice_is_refused(self) -> None:
+        with pytest.raises(InvalidOption, match="Player 2 is seated twice"):
+            parse_seat_flags(["2=ismcts", "2=random"], 3, ["person"] * 3)
 
     def test_labels(self) -> None:
         g = find_game("beor")

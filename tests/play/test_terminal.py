@@ -234,3 +234,52 @@ class TestBeggarAtTheTable:
         game, _, out = terminal(table, ["auto"])
         assert game.run() == "over" and table.state.is_over
         assert "Game over" in out.getvalue()
+
+
+class TestFromTheFirstTrial:
+    """What a first try by a new user found, kept fixed."""
+
+    def test_only_enter_or_quit_passes_the_hand_over(self) -> None:
+        g = find_game("beor")
+        table = Table(g, check_seat_specs(g, ["person", "person"]), 3)
+        game, _, out = terminal(table, ["1", "quit", "n"])
+        assert game.run() == "quit"
+        assert "Only Player 1 should answer" in out.getvalue()
+        assert "Your hand" not in out.getvalue() and table.actions == []
+
+    def test_only_ascii_digits_pick_a_move(self) -> None:
+        table = death_table()
+        game, _, out = terminal(table, ["١"])
+        game.run()
+        assert table.actions == [] and "Try again" in out.getvalue()
+
+    def test_an_empty_give_explains_the_give(self) -> None:
+        table = death_table()
+        game, _, out = terminal(table, ["2D", "KS", "", "2=1 2=1 3=6"])
+        game.run()
+        assert "Give 8 drinks to the other players (G5): 3 = all to Player 3; 2=4 3=4 splits" in (
+            out.getvalue()
+        )
+        after_king = table.actions[table.actions.index("KS") + 1 :]
+        assert after_king[:2] == ["give 2>P2", "give 6>P3"]
+
+    def test_saving_over_another_file_asks_first(self, tmp_path: Path) -> None:
+        other = tmp_path / "other.json"
+        other.write_text("keep me")
+        game, _, out = terminal(beor(["person", "random"]), [f"save {other}", "n"])
+        game.run()
+        assert other.read_text() == "keep me" and "was left as it was" in out.getvalue()
+        game, _, _ = terminal(beor(["person", "random"]), [f"save {other}", "y"])
+        game.run()
+        assert json.loads(other.read_text())["game"] == "beor"
+
+    def test_beor_bases_show_the_top_card_last(self) -> None:
+        table = beor(["person", "random"])
+        move = next(a for a in table.state.legal_actions() if str(a)[0] not in "38")
+        game, _, out = terminal(table, [str(move)])
+        game.run()
+        name = str(move).split(">")[1].split("/")[0]
+        line = next(
+            x for x in out.getvalue().splitlines()[::-1] if x.strip().startswith(name.title())
+        )
+        assert line.split()[1:3][-1] == move.card.pretty()  # type: ignore[attr-defined]

@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.text import Text
 
 from parlour.core.game import Game
-from parlour.games import GAMES
+from parlour.errors import ParlourError
+from parlour.games import GAMES, find_game
 from parlour.play.terminal import Reader
 
 __all__ = ["BOT_LEVELS", "Choice", "ask_menu"]
@@ -42,9 +43,29 @@ def _ask_number(
         answer = read(f"{question} [{default}]> ").strip()
         if not answer:
             return default
-        if answer.isdigit() and low <= int(answer) <= high:
+        if answer.isascii() and answer.isdigit() and low <= int(answer) <= high:
             return int(answer)
         console.print(Text(f"Please answer a number from {low} to {high}.", style="yellow"))
+
+
+def _ask_game(read: Reader, console: Console, games: Sequence[Game]) -> Game:
+    """A number from the list, or the game's name (``beor``, ``death``, ``beggar``, ...)."""
+    while True:
+        answer = read("Which game? [1]> ").strip()
+        if not answer:
+            return games[0]
+        if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(games):
+            return games[int(answer) - 1]
+        try:
+            return find_game(answer)
+        except ParlourError:
+            pass
+        wanted = answer.lower()
+        for game in games:
+            if game.title.lower().startswith(wanted) or wanted in game.title.lower():
+                return game
+        names = ", ".join(g.name for g in games)
+        console.print(Text(f"Please answer 1 to {len(games)} or a name: {names}.", style="yellow"))
 
 
 def ask_menu(read: Reader, console: Console, game: Game | None = None) -> Choice:
@@ -54,7 +75,7 @@ def ask_menu(read: Reader, console: Console, game: Game | None = None) -> Choice
         games = [GAMES[name] for name in _ORDER]
         for k, g in enumerate(games, 1):
             console.print(f"  {k}) {g.title} ({g.min_players}-{g.max_players} players)")
-        game = games[_ask_number(read, console, "Which game?", 1, len(games), 1) - 1]
+        game = _ask_game(read, console, games)
     players = _ask_number(
         read,
         console,

@@ -68,13 +68,14 @@ def moves_text(actions: Sequence[Action]) -> Text:
                 out.append("\n" if number > 1 else "")
                 out.append_text(card_text(card))
                 out.append(":")
-            out.append(f"  {number}) ", style="dim")
+            # No-break spaces keep a number with its move when the line wraps.
+            out.append(f"  {number})\u00a0", style="dim")
             out.append(f">{BASES[action.base]}")
             if action.stock is not None:
                 out.append(f"/{BASES[action.stock]}")
             continue
         out.append("  " if number > 1 else "")
-        out.append(f"{number}) ", style="dim")
+        out.append(f"{number})\u00a0", style="dim")
         out.append_text(pretty_action(action))
     return out
 
@@ -87,12 +88,12 @@ def log_text(events: Sequence[Event]) -> Text:
 
 
 def _header(title: str, view: View, detail: str, labels: Sequence[str]) -> Text:
-    """``BEOR  ·  3 players  ·  turn 8  ·  Player 3 (ismcts) to move``."""
+    """``BEOR · 3 players · move 8 · Player 3 (ismcts) to move``."""
     to_move = getattr(view, "to_move", None)
     head = Text(title, style="bold underline")
-    head.append(f"  ·  {len(labels)} players  ·  {detail}")
+    head.append(f" · {len(labels)} players · {detail}")
     if to_move is not None:
-        head.append("  ·  ")
+        head.append(" · ")
         head.append(f"{labels[to_move]} to move", style="bold green")
     return head
 
@@ -129,16 +130,18 @@ def screen(
 
 def beor_table(view: BeorView, labels: Sequence[str], legal: Sequence[Action]) -> RenderableType:
     """Bases (top cards and size), stocks (size, face, known cards), hands, scrap, own hand."""
-    turn = view.turn + 1 if view.to_move is not None else view.turn
-    head = _header("BEOR", view, f"turn {turn}", labels)
+    # Every player's turn counts (B10's max_turns counts them so): "move" says it plainly.
+    move = view.turn + 1 if view.to_move is not None else view.turn
+    head = _header("BEOR", view, f"move {move}", labels)
     table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
     table.add_column("base")
     table.add_column("pile (top last)")
     table.add_column("stock")
-    for name, base, stock in zip(BASES, view.bases, view.stocks, strict=True):
+    for name, top_first, stock in zip(BASES, view.bases, view.stocks, strict=True):
+        base = top_first[::-1]  # shown bottom to top, the top card last
         pile = Text()
         if len(base) > 5:
-            pile.append(f"{len(base) - 5} more ", style="dim")
+            pile.append(f"{len(base) - 5} below, ", style="dim")
         pile.append_text(cards_text(base[-5:], empty="empty"))
         if stock.size == 0:
             stock_text = Text("empty: no card may go here (B4)", style="dim")
@@ -166,12 +169,14 @@ def beor_table(view: BeorView, labels: Sequence[str], legal: Sequence[Action]) -
         if known and seat != view.seat:
             seats.append("; known to hold ")
             seats.append_text(cards_text(known))
-    scrap = Text(f"Scrap pile: {view.scrap_size} cards", style="dim")
-    if view.known_scrap:
-        scrap.append(" (known: ")
-        scrap.append_text(cards_text(view.known_scrap))
-        scrap.append(")")
-    parts: list[RenderableType] = [head, table, seats, scrap]
+    parts: list[RenderableType] = [head, table, seats]
+    if view.players > 2:  # B8: only with more than 2 players does a loser's hand go to scrap
+        scrap = Text(f"Scrap pile: {view.scrap_size} cards", style="dim")
+        if view.known_scrap:
+            scrap.append(" (known: ")
+            scrap.append_text(cards_text(view.known_scrap))
+            scrap.append(")")
+        parts.append(scrap)
     if view.hand is not None:
         playable = {a.card for a in legal if isinstance(a, Move)}
         parts.append(_hand_line(view.hand, playable, bool(legal)))
@@ -215,7 +220,7 @@ def death_table(view: DeathView, labels: Sequence[str], legal: Sequence[Action])
     for k, (card, seat) in enumerate(zip(view.pile, view.pile_seats, strict=True)):
         pile.append("  " if k else "")
         pile.append_text(card_text(card))
-        pile.append(f" (P{seat + 1})", style="dim")
+        pile.append(f"\u00a0(P{seat + 1})", style="dim")
     unit = "drinks"
     table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
     for column in ("player", "cards", f"{unit} taken", "given", "note"):

@@ -52,7 +52,7 @@ def check_seat_specs(game: Game, specs: Sequence[str]) -> tuple[Seat, ...]:
             seats.append(Seat(PERSON))
             continue
         if not _has_decisions(game):
-            if text not in (_AUTO, "random", "heuristic", "ismcts"):
+            if text != _AUTO:
                 raise InvalidOption(
                     f"Player {number}: in {game.title} a seat is a person or a bot, got {spec!r}"
                 )
@@ -73,6 +73,7 @@ def parse_seat_flags(flags: Sequence[str], players: int, default: Sequence[str])
     """``--seat 2=ismcts`` flags (players counted from 1, as the screen names them) over the
     default seating; raises InvalidOption naming the flag."""
     specs = list(default)
+    given: set[int] = set()
     for flag in flags:
         number, sep, spec = flag.partition("=")
         if not sep or not number.strip().isdigit() or not spec.strip():
@@ -83,6 +84,9 @@ def parse_seat_flags(flags: Sequence[str], players: int, default: Sequence[str])
         k = int(number)
         if not 1 <= k <= players:
             raise InvalidOption(f"--seat {flag!r}: the players are 1 to {players}")
+        if k in given:
+            raise InvalidOption(f"--seat {flag!r}: Player {k} is seated twice")
+        given.add(k)
         specs[k - 1] = spec.strip()
     return tuple(specs)
 

@@ -136,11 +136,11 @@ class TerminalGame:
             state = self.table.state
             pending = getattr(state.view(seat), "pending_give", None)
             if isinstance(self.table.state, BeggarState):
-                prompt = f"{seat_name(seat)}, press Enter to turn your card> "
+                prompt = f"{seat_name(seat)}, press Enter to turn your card (or auto, help)> "
             elif pending is not None:
                 prompt = (
                     f"{seat_name(seat)}, give {pending[1]} drink{'s' if pending[1] > 1 else ''}"
-                    " (G5): to whom? (3 = all to Player 3; 2=3 3=2 splits)> "
+                    f" (G5): to whom? ({self._give_example(seat, pending[1])})> "
                 )
             else:
                 prompt = f"{seat_name(seat)}> "
@@ -158,7 +158,7 @@ class TerminalGame:
         state = self.table.state
         if word in ("help", "?", "h"):
             self.console.print(RULES[self.table.game.name], highlight=False)
-            self.console.print(COMMANDS, style="dim", highlight=False)
+            self.console.print(COMMANDS[self.table.game.name], style="dim", highlight=False)
             return False
         if word in ("moves", "m", "board", "table"):
             self._draw(seat)
@@ -177,6 +177,9 @@ class TerminalGame:
             return False
         if isinstance(state, BeggarState):
             return self._beggar_input(seat, word)
+        if not line and pending is not None:
+            self._say(self._give_help(seat, pending[1]))
+            return False
         if not line:
             self._say("Type a move's number or the move itself; help shows the rules.")
             return False
@@ -192,7 +195,7 @@ class TerminalGame:
     def _play(self, seat: int, line: str) -> bool:
         state = self.table.state
         numbered = self._numbered(state)
-        if line.isdigit():
+        if line.isascii() and line.isdigit():
             k = int(line)
             if not 1 <= k <= len(numbered):
                 self._say(f"There is no move {k}: the moves are 1 to {len(numbered)}.")
@@ -232,6 +235,20 @@ class TerminalGame:
         )
         return True
 
+    def _give_example(self, seat: int, left: int) -> str:
+        """``3 = all to Player 3; 2=3 3=2 splits`` for the players and drinks at hand."""
+        others = [s + 1 for s in range(self.table.players) if s != seat]
+        text = f"{others[-1]} = all to Player {others[-1]}"
+        if len(others) > 1 and left > 1:
+            text += f"; {others[0]}={left - left // 2} {others[1]}={left // 2} splits"
+        return text
+
+    def _give_help(self, seat: int, left: int) -> str:
+        return (
+            f"Give {left} drink{'s' if left > 1 else ''} to the other players (G5): "
+            f"{self._give_example(seat, left)}; give N>Pk gives N to Player k."
+        )
+
     def _give(self, seat: int, line: str, left: int) -> bool:
         """A give's split (G5): ``3`` gives everything left to Player 3; ``2=3 3=2`` gives 3
         to Player 2 and 2 to Player 3. Nothing is given unless the whole split is valid."""
@@ -240,7 +257,10 @@ class TerminalGame:
         for part in parts:
             name, sep, many = part.partition("=")
             who = name.strip().lower().removeprefix("player").removeprefix("p")
-            if not who.isdigit() or (sep and not many.strip().isdigit()):
+            many = many.strip()
+            if not (who.isascii() and who.isdigit()) or (
+                sep and not (many.isascii() and many.isdigit())
+            ):
                 self._say(f"{part!r}: write a player's number (3) or player=drinks (2=3 3=2).")
                 return False
             split.append((int(who), int(many) if sep else 0))
@@ -249,8 +269,12 @@ class TerminalGame:
         if len(split) == 1 and split[0][1] == 0:
             split = [(split[0][0], left)]
         if any(n == 0 for _, n in split):
-            self._say("Say how many drinks each player gets, e.g. 2=3 3=2.")
+            self._say("Say how many drinks each player gets: " + self._give_example(seat, left))
             return False
+        merged: dict[int, int] = {}
+        for player, n in split:  # 2=1 2=1 gives Player 2 two drinks
+            merged[player] = merged.get(player, 0) + n
+        split = list(merged.items())
         total = sum(n for _, n in split)
         if total > left:
             self._say(f"That gives {total} drinks, but only {left} are left to give (G5).")
@@ -325,6 +349,14 @@ class TerminalGame:
             self.save_path = None
 
     def _save(self, path: str) -> bool:
+        if path != self.save_path and Path(path).exists():
+            try:
+                answer = self.read(f"{path} exists. Replace it? [y/N]> ").strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                answer = "n"
+            if answer not in ("y", "yes"):
+                self._say(f"Not saved: {path} was left as it was.")
+                return False
         try:
             write_record(self.table, path)
         except OSError as err:
@@ -348,8 +380,11 @@ class TerminalGame:
                 return
             default = default_save_path(self.table)
             path = self.read(f"File name [{default}]> ").strip() or default
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             self._left_without_asking()
+            return
+        except KeyboardInterrupt:
+            self._left_without_asking("Interrupted")
             return
         while not self._save(path):
             try:
@@ -359,11 +394,13 @@ class TerminalGame:
             if not path:
                 return
 
-    def _left_without_asking(self) -> None:
-        """Input ended mid-game: keep the game rather than lose it."""
+    def _left_without_asking(self, why: str = "Input ended") -> None:
+        """Input ended mid-game (or Ctrl-C at the save question): keep the game, not lose it."""
         if self.save_path is not None:
-            self._autosave()
             where = self.save_path
+            self._autosave()
+            if self.save_path is None:  # the save failed and said so
+                return
         elif self.table.actions:
             where = default_save_path(self.table)
             try:
@@ -373,13 +410,16 @@ class TerminalGame:
                 return
         else:
             return
-        self.console.print(f"\nInput ended; the game is saved in {where}.", highlight=False)
+        self.console.print(f"\n{why}; the game is saved in {where}.", highlight=False)
 
     # -- drawing ----------------------------------------------------------------------------
 
     def _clear(self) -> None:
         if self.console.is_terminal:
             self.console.clear()
+            # Also the scrollback, so the next person cannot scroll up to another's hand.
+            self.console.file.write("\x1b[3J")
+            self.console.file.flush()
 
     def _say(self, message: str, *, style: str = "yellow") -> None:
         self.console.print(Text(message, style=style))
@@ -404,11 +444,17 @@ class TerminalGame:
                 style="bold magenta",
             )
         )
-        try:
-            self.read(f"{seat_name(seat)}, press Enter when you are ready> ")
-        except KeyboardInterrupt:
-            self._offer_save()
-            raise _Quit from None
+        while True:
+            try:
+                answer = self.read(f"{seat_name(seat)}, press Enter when you are ready> ")
+            except KeyboardInterrupt:
+                answer = "quit"
+            if answer.strip().lower() in _QUIT:
+                self._offer_save()
+                raise _Quit
+            if not answer.strip():
+                return
+            self._say(f"Only {seat_name(seat)} should answer: press Enter (or type quit).")
 
     def _candidates(self, state: State) -> list[str]:
         words = ["help", "moves", "hint", "undo", "save", "quit"]
@@ -435,7 +481,10 @@ class TerminalGame:
         outcome = state.outcome
         assert outcome is not None
         if isinstance(state, BeggarState):
-            return describe_result(state)
+            text = describe_result(state)
+            for seat in range(self.table.players):
+                text = text.replace(f"{seat_name(seat)} ", f"{self.labels[seat]} ")
+            return text
         names = " and ".join(self.labels[s] for s in outcome.winners)
         actions = len(self.table.actions)
         undone = f"; {self.table.undone} move(s) taken back" if self.table.undone else ""
@@ -444,13 +493,13 @@ class TerminalGame:
             return f"{lead} with the fewest drinks taken (G12). {actions} actions{undone}."
         turns = getattr(state.view(None), "turn", actions)
         if not outcome.winners:
-            how = f"The game is a draw after {turns} turns (B10)"
+            how = f"The game is a draw after {turns} moves (B10)"
         else:
-            how = f"{names} wins after {turns} turns"
+            how = f"{names} wins after {turns} moves"
             groups = outcome.details.get("groups") if outcome.details else None
             if groups:
                 how += f" with {groups}"
-        return f"{how}. {actions} actions{undone}."
+        return f"{how}{undone}."
 
     def _drinks_table(self) -> RichTable:
         state = self.table.state

@@ -296,7 +296,7 @@ def _events_of(raw: RawEvent) -> list[Event]:
             text = f"{seat_name(seat)} is the last player left and wins (B8)"
         else:
             assert isinstance(groups, tuple)
-            shown = ", ".join(" ".join(c.pretty() for c in g) for g in groups)
+            shown = ", ".join(" ".join(c.pretty() for c in sorted(g)) for g in groups)
             text = f"{seat_name(seat)} wins with two groups: {shown} (B5)"
         return [Event("won", text, {"seat": seat})]
     turns = raw[1]
