@@ -1,16 +1,22 @@
 """Statistics of random Beggar-My-Neighbour deals: ``parlour beggar stats``.
 
-Game ``i`` of a batch is dealt from ``derive_seed(seed, i)``, so a batch gives the same figures
-however it is split, and any single game can be replayed from its seed.
+Two engines give the same kind of figures. ``python`` (:func:`run_stats`) plays the rules engine:
+game ``i`` of a batch is dealt from ``derive_seed(seed, i)``, so any single game can be replayed
+from its seed. ``fast`` (:func:`run_fast_stats`) plays the compiled kernel on deal ``i`` of the
+seed's stream of :func:`parlour.games.beggar.fast.random_deals` (other deals than the python
+engine's for the same seed) and keeps histograms rather than games, so a batch may be as large
+as time allows. Either way a batch gives the same figures however it is split over workers.
 """
 
 from __future__ import annotations
 
 import math
-import statistics
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
 
 from parlour.core.game import JSON
 from parlour.core.rng import check_seed, derive_seed
@@ -19,9 +25,26 @@ from parlour.games.beggar.notation import format_deal_ranks
 from parlour.games.beggar.play import play_to_end
 from parlour.games.beggar.rules import BeggarGame
 
-__all__ = ["PERCENTILES", "BeggarStats", "GameFigures", "percentile", "run_stats"]
+__all__ = [
+    "PERCENTILES",
+    "TAILS",
+    "BeggarStats",
+    "FastStats",
+    "GameFigures",
+    "distribution_json",
+    "percentile",
+    "run_fast_stats",
+    "run_stats",
+]
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9)
+TAILS = (500, 1000, 2000, 3000)
+"""Tail counts: games of more than this many cards."""
+RESULTS = ("win", "loop", "limit")
+FAST_BATCH = 1 << 20
+"""Games per kernel call of :func:`run_fast_stats` (its memory does not grow with the batch)."""
+
+Histogram = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +78,47 @@ def percentile(sorted_values: list[int], q: float) -> int:
     return sorted_values[rank - 1]
 
 
+def _ranked(hist: Histogram, rank: int) -> int:
+    """The ``rank``-th smallest value (from 1) of the values counted in ``hist``."""
+    return int(np.searchsorted(np.cumsum(hist), rank))
+
+
+def _median(hist: Histogram, count: int) -> float:
+    middle = (_ranked(hist, (count + 1) // 2) + _ranked(hist, count // 2 + 1)) / 2
+    return int(middle) if middle == int(middle) else middle
+
+
+def distribution_json(cards: Histogram, tricks: Histogram) -> dict[str, JSON]:
+    """Mean, median, percentiles (nearest rank, as :func:`percentile`) and tail counts of
+    games given as histograms (``cards[k]`` games of ``k`` cards)."""
+    count = int(cards.sum())
+    values_c = np.arange(len(cards))
+    values_t = np.arange(len(tricks))
+    return {
+        "mean_cards": float((cards * values_c).sum() / count),
+        "mean_tricks": float((tricks * values_t).sum() / count),
+        "median_cards": _median(cards, count),
+        "median_tricks": _median(tricks, count),
+        "percentiles": {
+            f"{q:g}": {
+                "cards": _ranked(cards, max(1, math.ceil(q / 100 * count))),
+                "tricks": _ranked(tricks, max(1, math.ceil(q / 100 * count))),
+            }
+            for q in PERCENTILES
+        },
+        "tails": {f"{t}": int(cards[t + 1 :].sum()) for t in TAILS},
+    }
+
+
+def _histogram(values: npt.NDArray[np.int64] | list[int], into: Histogram) -> Histogram:
+    counts = np.bincount(np.asarray(values, dtype=np.int64))
+    if len(counts) > len(into):
+        counts[: len(into)] += into
+        return counts
+    into[: len(counts)] += counts
+    return into
+
+
 @dataclass(frozen=True, slots=True)
 class BeggarStats:
     """Figures of a batch of random deals."""
@@ -81,25 +145,22 @@ class BeggarStats:
             return 0.0
         return sum(1 / len(g.winners) for g in decided if 0 in g.winners) / len(decided)
 
+    @property
+    def cards_histogram(self) -> Histogram:
+        return _histogram([g.cards for g in self.games], np.zeros(0, dtype=np.int64))
+
     def to_json(self) -> dict[str, JSON]:
-        cards = sorted(g.cards for g in self.games)
-        tricks = sorted(g.tricks for g in self.games)
+        tricks = _histogram([g.tricks for g in self.games], np.zeros(0, dtype=np.int64))
         longest = self.longest
         return {
             "players": self.players,
             "games": len(self.games),
             "seed": self.seed,
+            "engine": "python",
             "options": dict(self.options),
             "results": self.results,
-            "mean_cards": statistics.fmean(cards),
-            "mean_tricks": statistics.fmean(tricks),
-            "median_cards": statistics.median(cards),
-            "median_tricks": statistics.median(tricks),
+            **distribution_json(self.cards_histogram, tricks),
             "first_player_win_rate": self.first_player_win_rate,
-            "percentiles": {
-                f"{q:g}": {"cards": percentile(cards, q), "tricks": percentile(tricks, q)}
-                for q in PERCENTILES
-            },
             "longest": {
                 "deal": longest.deal,
                 "seed": longest.seed,
@@ -134,3 +195,107 @@ def run_stats(
         if progress is not None:
             progress(i + 1)
     return BeggarStats(players, seed, typed.to_json(), tuple(out))
+
+
+@dataclass(slots=True)
+class FastStats:
+    """Figures of a batch played by the kernel, kept as histograms and running totals."""
+
+    players: int
+    seed: int
+    options: Mapping[str, JSON]
+    games: int = 0
+    results: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RESULTS, 0))
+    cards_histogram: Histogram = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    tricks_histogram: Histogram = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    seat0_share: float = 0.0
+    decided: int = 0
+    longest_index: int = -1
+    longest_cards: int = -1
+    longest_tricks: int = 0
+    longest_result: str = "win"
+
+    @property
+    def first_player_win_rate(self) -> float:
+        """Seat 0's share of the wins, over games with a winner (a shared win counts 1/k)."""
+        return self.seat0_share / self.decided if self.decided else 0.0
+
+    def to_json(self) -> dict[str, JSON]:
+        from parlour.games.beggar.fast import random_deals
+
+        deal = random_deals(self.players, 1, self.seed, start=self.longest_index).deal(0)
+        return {
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "engine": "fast",
+            "options": dict(self.options),
+            "results": dict(self.results),
+            **distribution_json(self.cards_histogram, self.tricks_histogram),
+            "first_player_win_rate": self.first_player_win_rate,
+            "longest": {
+                "deal": deal,
+                "seed": None,
+                "index": self.longest_index,
+                "result": self.longest_result,
+                "cards": self.longest_cards,
+                "tricks": self.longest_tricks,
+            },
+        }
+
+
+_POPCOUNT = np.array([bin(k).count("1") for k in range(256)], dtype=np.int64)
+
+
+def run_fast_stats(
+    players: int,
+    games: int,
+    seed: int,
+    options: Mapping[str, object] | None = None,
+    *,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> FastStats:
+    """Play deals ``0 .. games-1`` of ``seed``'s stream with the compiled kernel on ``workers``
+    threads (all cores for ``None``); ``progress(done)`` is called as games finish.
+
+    Raises:
+        InvalidOption: a bad player count, seed, option, worker count or a number of games
+            below 1.
+    """
+    # The kernel (numba) loads only when it is asked for.
+    from parlour.games.beggar.fast import play_random
+    from parlour.lab.workers import resolve_workers
+
+    game = BeggarGame()
+    game.check_players(players)
+    check_seed(seed)
+    typed = game.typed_options(options)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise InvalidOption(f"games must be a whole number of at least 1, got {games!r}")
+    stats = FastStats(players, seed, typed.to_json())
+    for start in range(0, games, FAST_BATCH):
+        count = min(FAST_BATCH, games - start)
+
+        def report(done: int, start: int = start) -> None:
+            if progress is not None:
+                progress(start + done)
+
+        batch = play_random(players, count, seed, typed, start=start,
+                            workers=resolve_workers(workers), progress=report)
+        stats.games += count
+        for code, name in enumerate(RESULTS):
+            stats.results[name] += int((batch.result == code).sum())
+        stats.cards_histogram = _histogram(batch.cards, stats.cards_histogram)
+        stats.tricks_histogram = _histogram(batch.tricks, stats.tricks_histogram)
+        won = batch.winners != 0
+        shares = (batch.winners & 1) / np.maximum(_POPCOUNT[batch.winners], 1)
+        stats.seat0_share += float(shares[won].sum())
+        stats.decided += int(won.sum())
+        best = int(np.argmax(batch.cards))
+        if int(batch.cards[best]) > stats.longest_cards:
+            stats.longest_index = start + best
+            stats.longest_cards = int(batch.cards[best])
+            stats.longest_tricks = int(batch.tricks[best])
+            stats.longest_result = RESULTS[int(batch.result[best])]
+    return stats

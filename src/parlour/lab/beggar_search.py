@@ -1,0 +1,333 @@
+"""Search for long Beggar-My-Neighbour games: ``parlour beggar search``.
+
+Three strategies, all on the compiled kernel (:mod:`parlour.games.beggar.fast`):
+
+* ``random``: deals ``0, 1, 2, ...`` of the seed's stream, each played once.
+* ``climb``: hill climbing. Climb ``k`` starts from a random deal of its own and swaps two
+  cards of different classes at a time, keeping a swap when the game gets no shorter, until
+  :data:`PATIENCE` deals in a row bring no new best (or :data:`MAX_CLIMB` deals); then the next
+  climb restarts from a fresh deal. Every card of a deal is turned within the first 60 or so
+  cards, so a swap changes the whole game: a long deal's neighbours are no longer than random
+  deals on average, and climbing does about as well as random sampling.
+* ``backward`` (2 players, no card limit): random sampling, plus backward play from the longest
+  deals (:mod:`parlour.games.beggar._backward`): from each of the first
+  :data:`EXTEND_TRICKS` trick boundaries of a long game, unplay tricks to find other deals
+  whose game runs into that position, with openings of their own, often longer ones. Found
+  deals that enter the top are extended in turn. Every found deal is played forward to confirm
+  its figures.
+
+A search is a :class:`SearchState`: its settings, how much was played, where the seed's stream
+goes on, and the ``top`` longest games found. :func:`search_step` plays more and returns the next
+state, so a search saved as JSON resumes where it stopped without playing a deal twice. Given
+the same budgets in deals, a search gives the same results with any number of workers. A game
+that never ends (M10) ranks above every game that does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
+
+import numpy as np
+
+from parlour.core.game import JSON
+from parlour.core.rng import check_seed
+from parlour.errors import InvalidOption
+from parlour.games.beggar import _backward, _batch
+from parlour.games.beggar._engine import CAPTURE, NEXT_PLAYER, NO_LIMIT
+from parlour.games.beggar.fast import (
+    RESULTS,
+    DealArray,
+    FastResults,
+    encode_deals,
+    format_classes,
+    play_deals,
+    play_random,
+    random_deals,
+)
+from parlour.games.beggar.notation import deal_sizes
+from parlour.games.beggar.rules import BeggarGame, UnpaidPenalty
+from parlour.lab.workers import resolve_workers
+
+__all__ = [
+    "EXTEND_TRICKS",
+    "MAX_CLIMB",
+    "PATIENCE",
+    "STEP_DEALS",
+    "STRATEGIES",
+    "Found",
+    "SearchState",
+    "new_search",
+    "search_step",
+]
+
+STRATEGIES = ("random", "climb", "backward")
+PATIENCE = 300
+"""Deals a climb plays without a new best before it restarts from a fresh deal."""
+MAX_CLIMB = 20_000
+"""The most deals one climb plays."""
+EXTEND_TRICKS = 30
+"""Trick boundaries of a long game that backward play starts from."""
+UNPLAY_BUDGET = 20_000
+"""Positions one backward search may visit."""
+UNPLAY_DEPTH = 1_500
+"""Tricks one backward search may unplay."""
+SEEDS_PER_STEP = 4
+"""The longest deals of each random batch that ``backward`` extends."""
+STEP_DEALS = {"random": 1 << 19, "climb": 1 << 17, "backward": 1 << 19}
+"""Deals per :func:`search_step` of a long search (the command line saves after each)."""
+
+_GAME = BeggarGame()
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Found:
+    """A game found: its deal (M9, rank-only), result and counts (M8)."""
+
+    deal: str
+    result: str
+    cards: int
+    tricks: int
+
+    @property
+    def rank_key(self) -> tuple[int, int, int, str]:
+        """Sorts best first: a loop, then more cards, then more tricks, then the deal."""
+        return (-int(self.result == "loop"), -self.cards, -self.tricks, self.deal)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"deal": self.deal, "result": self.result, "cards": self.cards,
+                "tricks": self.tricks}
+
+
+@dataclass(frozen=True, slots=True)
+class SearchState:
+    """A search so far: settings, deals played, the next index of the seed's stream (a deal
+    for ``random``, a climb for ``climb``) and the best ``top`` games, best first."""
+
+    players: int
+    seed: int
+    strategy: str
+    options: dict[str, JSON]
+    top_k: int
+    deals: int = 0
+    next_index: int = 0
+    top: tuple[Found, ...] = field(default=())
+    extended: tuple[str, ...] = field(default=())
+
+    @property
+    def best(self) -> Found | None:
+        return self.top[0] if self.top else None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "players": self.players,
+            "seed": self.seed,
+            "strategy": self.strategy,
+            "options": dict(self.options),
+            "top_k": self.top_k,
+            "deals": self.deals,
+            "next_index": self.next_index,
+            "top": [f.to_json() for f in self.top],
+            "extended": list(self.extended),
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> SearchState:
+        """A saved search. Raises InvalidOption naming the field that is missing or wrong."""
+        if not isinstance(data, dict):
+            raise InvalidOption("a saved search is a JSON object")
+        state = new_search(
+            _field(data, "players", int),
+            _field(data, "seed", int),
+            _field(data, "strategy", str),
+            _field(data, "options", dict),
+            _field(data, "top_k", int),
+        )
+        top = []
+        for i, item in enumerate(_field(data, "top", list)):
+            if not isinstance(item, dict):
+                raise InvalidOption(f"top[{i}] of the saved search is not an object")
+            found = Found(
+                _field(item, "deal", str, f"top[{i}]."),
+                _field(item, "result", str, f"top[{i}]."),
+                _field(item, "cards", int, f"top[{i}]."),
+                _field(item, "tricks", int, f"top[{i}]."),
+            )
+            if found.result not in RESULTS:
+                raise InvalidOption(f"top[{i}].result must be one of {', '.join(RESULTS)}")
+            top.append(found)
+        deals = _field(data, "deals", int)
+        next_index = _field(data, "next_index", int)
+        if deals < 0 or next_index < 0:
+            raise InvalidOption("deals and next_index of a saved search are never negative")
+        extended = data.get("extended", [])
+        if not isinstance(extended, list) or not all(isinstance(d, str) for d in extended):
+            raise InvalidOption("extended of the saved search must be a list of deals")
+        return replace(state, deals=deals, next_index=next_index, top=_best(top, state.top_k),
+                       extended=tuple(extended))
+
+
+def _field(data: dict[str, object], name: str, kind: type[T], where: str = "") -> T:
+    value = data.get(name)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        kinds = {"int": "whole number", "str": "string", "list": "list", "dict": "object"}
+        raise InvalidOption(
+            f"{where}{name} of the saved search must be a {kinds.get(kind.__name__, 'value')}"
+        )
+    return value
+
+
+def new_search(
+    players: int,
+    seed: int,
+    strategy: str,
+    options: Mapping[str, object] | None = None,
+    top_k: int = 10,
+) -> SearchState:
+    """A search that has played nothing yet.
+
+    Raises:
+        InvalidOption: a bad player count, seed, strategy, option or ``top_k``.
+    """
+    players = _GAME.check_players(players)
+    seed = check_seed(seed)
+    if strategy not in STRATEGIES:
+        raise InvalidOption(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
+        raise InvalidOption(f"top must be a whole number of at least 1, got {top_k!r}")
+    typed = _GAME.typed_options(options)
+    if strategy == "backward" and (players != 2 or typed.card_limit is not None):
+        raise InvalidOption("strategy backward is for 2 players without a card limit")
+    return SearchState(players, seed, strategy, typed.to_json(), top_k)
+
+
+def _best(found: list[Found] | tuple[Found, ...], k: int) -> tuple[Found, ...]:
+    unique = {f.deal: f for f in found}
+    return tuple(sorted(unique.values(), key=lambda f: f.rank_key)[:k])
+
+
+def search_step(
+    state: SearchState,
+    deals: int,
+    *,
+    workers: int | None = 1,
+    progress: Callable[[int], None] | None = None,
+) -> SearchState:
+    """Play about ``deals`` more deals and return the search after them: exactly ``deals`` for
+    ``random``; for ``climb``, whole climbs in order until at least ``deals`` were played.
+    ``progress(played)`` is called as work finishes.
+
+    Raises:
+        InvalidOption: ``deals`` below 1 or a bad worker count.
+    """
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise InvalidOption(f"deals must be a whole number of at least 1, got {deals!r}")
+    workers = resolve_workers(workers)
+    if state.strategy == "random":
+        return _random_step(state, deals, workers, progress)
+    if state.strategy == "backward":
+        return _backward_step(state, deals, workers, progress)
+    return _climb_step(state, deals, workers, progress)
+
+
+def _random_batch(state: SearchState, deals: int, workers: int, keep: int,
+                  progress: Callable[[int], None] | None) -> list[Found]:
+    """The ``keep`` longest of the next ``deals`` deals of the seed's stream."""
+    results = play_random(state.players, deals, state.seed, state.options,
+                          start=state.next_index, workers=workers, progress=progress)
+    score = np.where(results.result == 1, NO_LIMIT, results.cards)
+    keep = min(keep, deals)
+    picked = np.argpartition(-score, keep - 1)[:keep] if keep < deals else np.arange(deals)
+    found = []
+    for i in sorted(picked, key=lambda i: (-score[i], i)):
+        index = state.next_index + int(i)
+        deal = random_deals(state.players, 1, state.seed, start=index).deal(0)
+        found.append(_found(deal, results, int(i)))
+    return found
+
+
+def _random_step(state: SearchState, deals: int, workers: int,
+                 progress: Callable[[int], None] | None) -> SearchState:
+    found = _random_batch(state, deals, workers, state.top_k, progress)
+    return replace(state, deals=state.deals + deals, next_index=state.next_index + deals,
+                   top=_best([*state.top, *found], state.top_k))
+
+
+def _backward_step(state: SearchState, deals: int, workers: int,
+                   progress: Callable[[int], None] | None) -> SearchState:
+    batch = _random_batch(state, deals, workers, max(state.top_k, SEEDS_PER_STEP), progress)
+    done = set(state.extended)
+    seeds = [f for f in batch[:SEEDS_PER_STEP] if f.result == "win"]
+    seeds += [f for f in state.top if f.result == "win" and f.deal not in done]
+    seeds = list({f.deal: f for f in seeds}.values())
+
+    def extend(found: Found) -> np.ndarray:
+        deal = encode_deals([found.deal]).classes[0]
+        rows = np.zeros((8, 52), dtype=np.int8)
+        lengths = np.zeros(8, dtype=np.int64)
+        filled = _backward.extend_deal(deal, EXTEND_TRICKS, UNPLAY_BUDGET, UNPLAY_DEPTH, rows,
+                                       lengths)
+        return rows[:filled]
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        extensions = list(pool.map(extend, seeds))
+    rows = np.concatenate([np.zeros((0, 52), dtype=np.int8), *extensions])
+    sizes = np.full((len(rows), 2), 26, dtype=np.int64)
+    candidates = DealArray(rows, sizes)
+    results = play_deals(candidates, state.options, workers=workers)
+    found = [*state.top, *batch]
+    found += [_found(candidates.deal(i), results, i) for i in range(len(candidates))]
+    top = _best(found, state.top_k)
+    in_top = {f.deal for f in top}
+    extended = tuple(d for d in (*state.extended, *(f.deal for f in seeds)) if d in in_top)
+    return replace(state, deals=state.deals + deals + len(candidates),
+                   next_index=state.next_index + deals, top=top,
+                   extended=tuple(dict.fromkeys(extended)))
+
+
+def _found(deal: str, results: FastResults, i: int) -> Found:
+    return Found(deal, RESULTS[int(results.result[i])], int(results.cards[i]),
+                 int(results.tricks[i]))
+
+
+def _climb_step(state: SearchState, deals: int, workers: int,
+                progress: Callable[[int], None] | None) -> SearchState:
+    typed = _GAME.typed_options(state.options)
+    mode = CAPTURE if typed.unpaid_penalty is UnpaidPenalty.CAPTURE else NEXT_PLAYER
+    limit = NO_LIMIT if typed.card_limit is None else typed.card_limit
+    n = state.players
+    sizes = list(deal_sizes(n))
+    block = 4 * workers
+    found = list(state.top)
+    played = 0
+    index = state.next_index
+
+    def climb(start: int, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        best = np.zeros((count, 52), dtype=np.int8)
+        rows = np.zeros((count, 6), dtype=np.int64)
+        plays = np.zeros(count, dtype=np.int64)
+        _batch.climb_batch(n, mode, limit, True, state.seed, start, MAX_CLIMB, PATIENCE,
+                           best, rows, plays)
+        return best, rows, plays
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        while played < deals:
+            futures = [pool.submit(climb, index + k, 1) for k in range(block)]
+            for future in futures:
+                best, rows, plays = future.result()
+                played += int(plays[0])
+                index += 1
+                found.append(_found(format_classes(best[0], sizes), FastResults.from_rows(rows), 0))
+                if progress is not None:
+                    progress(played)
+                if played >= deals:
+                    # Climbs past the budget are dropped, so that the climbs a budget covers
+                    # never depend on the number of workers.
+                    for rest in futures:
+                        rest.cancel()
+                    break
+    return replace(state, deals=state.deals + played, next_index=index,
+                   top=_best(found, state.top_k))
