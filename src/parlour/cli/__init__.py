@@ -1,0 +1,77 @@
+"""The ``parlour`` command: parse arguments, call the library, print.
+
+Every command has ``--json`` for machines. Bad input ends with one line on standard error naming
+the problem and exit status 2, never a traceback. One module a group of commands: ``general``
+(games, replay, arena), ``play``, ``beggar``; ``common`` holds what they share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from parlour.cli import beggar, general, play
+from parlour.cli.common import CommandError, Parser
+from parlour.errors import ParlourError
+
+__all__ = ["main"]
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = Parser(
+        prog="parlour",
+        description="Play, simulate and analyse BEOR, Beggar-My-Neighbour and Becker's Game of "
+        "Death.",
+        formatter_class=formatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    general.register(sub, formatter)
+    play.register(sub, formatter)
+    beggar.register(sub, formatter)
+    return parser
+
+
+_DEAL_CHARS = frozenset("AKQJakqj-/ ")
+
+
+def _protect_deals(argv: Sequence[str]) -> list[str]:
+    """Rank-only deals often start with ``-`` (``--Q-K.../...``), which argparse would take for
+    an option: pass each such word as ``--deal=WORD`` (after ``--deal`` too)."""
+    out: list[str] = []
+    for word in argv:
+        if word.startswith("-") and (
+            ("/" in word and "=" not in word) or (len(word) > 2 and set(word) <= _DEAL_CHARS)
+        ):
+            if out and out[-1] == "--deal":
+                out.pop()
+            out.append(f"--deal={word}")
+        else:
+            out.append(word)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``parlour`` command; returns the exit status."""
+    parser = _build_parser()
+    args = parser.parse_args(_protect_deals(sys.argv[1:] if argv is None else argv))
+    func: Callable[[argparse.Namespace], int] = args.func
+    prog = f"parlour {args.command}"
+    if args.command == "beggar":
+        prog += f" {args.beggar_command}"
+    try:
+        return func(args)
+    except (ParlourError, CommandError) as err:
+        sys.stderr.write(f"{prog}: error: {err}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{prog}: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); say nothing more.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0

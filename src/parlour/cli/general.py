@@ -1,0 +1,223 @@
+"""``parlour games``, ``parlour replay`` and ``parlour arena``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from parlour.core.game import JSON
+from parlour.core.options import parse_option_pairs
+from parlour.games import GAMES, find_game, replay_json
+
+if TYPE_CHECKING:
+    pass
+
+from parlour.cli.common import (
+    CommandError,
+    Parser,
+    fresh_seed,
+    nonneg_int,
+    people_console,
+    pos_int,
+    print_json,
+    progress_bar,
+    read_json,
+)
+
+# -- parlour games ----------------------------------------------------------------------------
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    listing = [
+        {
+            "name": g.name,
+            "title": g.title,
+            "min_players": g.min_players,
+            "max_players": g.max_players,
+            "options": [
+                {
+                    "name": s.name,
+                    "kind": s.kind,
+                    "default": s.default,
+                    "choices": list(s.choices),
+                    "ruling": s.ruling,
+                    "help": s.help,
+                }
+                for s in g.option_specs
+            ],
+        }
+        for g in GAMES.values()
+    ]
+    if args.json:
+        print_json(listing)
+        return 0
+    table = RichTable(title="Parlour games")
+    for column in ("game", "name", "players", "options"):
+        table.add_column(column, overflow="fold")
+    for g in GAMES.values():
+        options = "\n".join(f"{s.describe()} [{s.ruling}]" for s in g.option_specs)
+        table.add_row(g.title, g.name, f"{g.min_players}-{g.max_players}", options)
+    Console().print(table)
+    return 0
+
+
+# -- parlour replay ---------------------------------------------------------------------------
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    record, states = replay_json(read_json(args.record))
+    final = states[-1]
+    out: dict[str, JSON] = {
+        "game": record.game,
+        "players": record.players,
+        "over": final.is_over,
+        "to_move": final.to_move,
+        "legal": [str(a) for a in final.legal_actions()],
+        "outcome": None if final.outcome is None else final.outcome.to_json(),
+    }
+    if args.view is None:
+        out["state"] = final.to_json()
+    else:
+        seat = _seat_arg(args.view, record.players)
+        if seat != final.to_move:
+            # Another seat's legal actions could reveal its hand in games with hidden hands.
+            out["legal"] = []
+        out["view"] = final.view(seat).to_json()
+    print_json(out, compact=args.json)
+    return 0
+
+
+def _seat_arg(text: str, players: int) -> int | None:
+    if text.strip().lower() == "spectator":
+        return None
+    if not text.strip().isdigit() or not 0 <= int(text) < players:
+        raise CommandError(
+            f"--view: a seat is 0 to {players - 1} (seat 0 is Player 1) or 'spectator', "
+            f"got {text!r}"
+        )
+    return int(text)
+
+
+# -- parlour arena ----------------------------------------------------------------------------
+
+
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from parlour.bots.arena import run_arena
+
+    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    if not specs:
+        raise CommandError("--agents needs at least one agent, e.g. heuristic,random")
+    seed = fresh_seed() if args.seed is None else args.seed
+    options = parse_option_pairs(args.options)
+    workers = args.workers or os.cpu_count() or 1
+    with progress_bar("games") as bar:
+        task = bar.add_task("games", total=args.games)
+        report = run_arena(
+            args.game,
+            args.players,
+            specs,
+            args.games,
+            seed,
+            workers=workers,
+            options=options,
+            progress=lambda done: bar.update(task, completed=done),
+        )
+    figures = report.to_json()
+    if args.save:
+        _save_arena(args.save, report, figures)
+    if args.json:
+        print_json(figures, compact=True)
+        return 0
+    console = people_console()
+    title = find_game(args.game).title
+    console.print(
+        f"{figures['games']} games of {title} for {args.players} players (seed {seed}); "
+        f"parity {100 * figures['parity']:.1f}% a seat; mean length {figures['mean_length']:.1f} "
+        f"actions; {figures['draws']} without a winner"
+    )
+    table = RichTable("agent", "seat-games", "win rate", "95% CI", "s/decision", title="Results")
+    death = args.game.strip().lower() == "death"
+    if death:
+        table.add_column("drinks taken")
+        table.add_column("drinks given")
+    for agent in figures["agents"]:
+        lo, hi = agent["ci95"]
+        row = [
+            agent["name"],
+            str(agent["games"]),
+            f"{100 * agent['win_rate']:.1f}%",
+            f"{100 * lo:.1f}-{100 * hi:.1f}%",
+            f"{agent['seconds_per_decision']:.4f}",
+        ]
+        if death:
+            row += [f"{agent['mean_drinks_taken']:.1f}", f"{agent['mean_drinks_given']:.1f}"]
+        table.add_row(*row)
+    console.print(table)
+    if figures["ratings"]:
+        ratings = ", ".join(f"{k} {v:.0f}" for k, v in figures["ratings"].items())
+        console.print(f"Ratings (Elo scale, mean 1500): {ratings}")
+    return 0
+
+
+def _save_arena(folder: str, report: object, figures: dict[str, JSON]) -> None:
+    """One record a game (replayable with ``parlour replay``) and ``arena.json``."""
+    from parlour.bots.arena import ArenaReport
+
+    assert isinstance(report, ArenaReport)
+    path = Path(folder)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        for result in report.results:
+            (path / f"game-{result.index:05d}.json").write_text(
+                json.dumps(result.record) + "\n", encoding="utf-8"
+            )
+        index = {
+            **figures,
+            "seating": [
+                {"game": r.index, "seats": [report.specs[a] for a in r.plan]}
+                for r in report.results
+            ],
+        }
+        (path / "arena.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+    except OSError as err:
+        raise CommandError(f"cannot write {folder}: {err.strerror}") from None
+
+
+def register(
+    sub: argparse._SubParsersAction[Parser],
+    formatter: type[argparse.HelpFormatter],
+) -> None:
+    """Add the commands' parsers."""
+    p = sub.add_parser("games", help="list the games, their player counts and options")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_cmd_games)
+
+    p = sub.add_parser("replay", help="replay a game record and print the position")
+    p.add_argument("record", metavar="RECORD.json", help="a record file ('-' reads stdin)")
+    p.add_argument("--view", metavar="SEAT", help="print seat SEAT's view (0 is Player 1)")
+    p.add_argument("--json", action="store_true", help="print compact JSON on one line")
+    p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser(
+        "arena",
+        help="agents play many games; win rates with confidence intervals",
+        description="Agents play seeded games with rotating seats on all cores. Agents: random, "
+        "heuristic, ismcts (default budget), ismcts:N (iterations), ismcts:Ns (seconds), "
+        "ismcts:N:heuristic|random (rollout policy).",
+    )
+    p.add_argument("game", metavar="GAME", help="beor or death")
+    p.add_argument("--players", type=int, default=2, help="players at the table (default 2)")
+    p.add_argument("--agents", required=True, help="comma-separated agents, e.g. heuristic,random")
+    p.add_argument("--games", type=pos_int, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=nonneg_int, help="seed of the run (default: fresh)")
+    p.add_argument("--workers", type=pos_int, help="processes (default: all cores)")
+    p.add_argument("--options", nargs="+", metavar="NAME=VALUE", help="game options")
+    p.add_argument("--save", metavar="DIR", help="save every game's record and arena.json")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(func=_cmd_arena)

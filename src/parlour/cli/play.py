@@ -1,0 +1,237 @@
+"""``parlour play``: people and bots at one table in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+
+from parlour.core.record import Record
+from parlour.core.rng import derive_seed
+from parlour.games import GAMES, find_game
+from parlour.games.beggar.notation import parse_deal
+from parlour.games.beggar.play import play_to_end
+from parlour.play.beggar import show_game
+from parlour.play.menu import ask_menu
+from parlour.play.table import PERSON, Table, check_seat_specs, parse_seat_flags
+from parlour.play.terminal import TerminalGame, play_on, write_record
+
+if TYPE_CHECKING:
+    pass
+
+from parlour.cli.beggar import beggar_start
+from parlour.cli.common import (
+    CommandError,
+    Parser,
+    add_beggar_options,
+    fresh_seed,
+    nonneg_int,
+    options_epilog,
+    options_of,
+    people_console,
+    print_json,
+    read_json,
+)
+
+# -- parlour play -----------------------------------------------------------------------------
+
+_DEFAULT_PLAYERS = {"beor": 2, "death": 4, "beggar": 2}
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    console = people_console()
+    options = options_of(args)
+    if args.resume is not None:
+        table = _resumed_table(args)
+        save_path: str | None = args.save or args.resume
+    else:
+        if args.game is None:
+            if args.players is not None or args.seat or args.watch or args.json:
+                raise CommandError("name the game, e.g. parlour play beor --players 3")
+            choice = ask_menu(input, console)
+            game, specs = choice.game, choice.seats
+        else:
+            game = find_game(args.game)
+            if args.deal is not None and game.name != "beggar":
+                raise CommandError("--deal is for beggar; other games are dealt from --seed")
+            if args.fast and game.name != "beggar":
+                raise CommandError("--fast is for watching beggar; --delay 0 watches any game")
+            players = args.players
+            if args.deal is not None:
+                players = len(parse_deal(args.deal)) if players is None else players
+            players = game.check_players(players or _DEFAULT_PLAYERS[game.name])
+            bot = "ismcts" if game.name != "beggar" else "bot"
+            watch = args.watch or args.json
+            default = [bot] * players if watch else [PERSON] + [bot] * (players - 1)
+            specs = parse_seat_flags(args.seat or (), players, default)
+            if watch and PERSON in specs:
+                raise CommandError("--watch and --json are for bots only: drop --seat N=person")
+        seats = check_seat_specs(game, specs)
+        if args.delay is not None and args.delay < 0:
+            raise CommandError(f"--delay must be 0 seconds or more, got {args.delay:g}")
+        seed = fresh_seed() if args.seed is None else args.seed
+        if game.name == "beggar" and not any(s.is_person for s in seats):
+            return _watch_beggar(args, seed, options)
+        table = Table(game, seats, seed, options, args.deal)
+        save_path = args.save
+    if args.json:
+        if table.people:
+            raise CommandError("--json plays bots only; this record seats people")
+        while not table.state.is_over:
+            table.bot_move()
+        _save_table(table, save_path)
+        outcome = table.state.outcome
+        assert outcome is not None
+        print_json({"record": table.record().to_json(), "result": outcome.to_json()}, compact=True)
+        return 0
+    if save_path is not None:
+        _save_table(table, save_path)  # a file that cannot be written is said now, not later
+    if not table.people:
+        console.print("No person at the table: watching the bots play.", style="dim")
+    return _play_tables(table, console, save_path, args.delay)
+
+
+def _resumed_table(args: argparse.Namespace) -> Table:
+    for flag, value in (
+        ("--players", args.players),
+        ("--deal", args.deal),
+        ("--seed", args.seed),
+        ("--options", args.options),
+    ):
+        if value is not None:
+            raise CommandError(f"{flag} cannot change a resumed game: it is in the record")
+    record = Record.from_json(read_json(args.resume))
+    if args.game is not None and find_game(args.game).name != find_game(record.game).name:
+        raise CommandError(f"{args.resume} is a game of {record.game}, not {args.game}")
+    return Table.from_record(record, args.seat or ())
+
+
+def _save_table(table: Table, path: str | None) -> None:
+    if path is None:
+        return
+    try:
+        write_record(table, path)
+    except OSError as err:
+        raise CommandError(f"cannot write {path}: {err.strerror}") from None
+
+
+def _play_tables(table: Table, console: Console, save_path: str | None, delay: float | None) -> int:
+    """Play ``table`` at the terminal, then more games with the same seats while asked."""
+    if delay is None:
+        delay = 0.6 if console.is_terminal and not table.people else 0.0
+    number = 1
+    while True:
+        terminal = TerminalGame(table, console, input, save_path=save_path, delay=delay)
+        _use_readline(terminal.complete)
+        if terminal.run() == "quit":
+            return 0
+        if table.seats and not play_on(table, console):
+            return 0
+        number += 1
+        seed = derive_seed(table.seed, "next game")
+        table = Table(table.game, table.seats, seed, table.options)
+        if save_path is not None:
+            stem, dot, ext = save_path.rpartition(".")
+            save_path = f"{stem}-{number}.{ext}" if dot else f"{save_path}-{number}"
+            console.print(f"This game is saved in {save_path}.", highlight=False)
+
+
+def _use_readline(complete: Callable[[str, int], str | None]) -> None:
+    """Tab completion of moves where the terminal allows it (readline on a terminal)."""
+    if not sys.stdin.isatty():
+        return
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - platforms without readline
+        return
+    readline.set_completer(complete)
+    readline.set_completer_delims(" ")
+    readline.parse_and_bind("tab: complete")
+
+
+def _watch_beggar(args: argparse.Namespace, seed: int, options: dict[str, str]) -> int:
+    """A Beggar-My-Neighbour game between bots, shown trick by trick."""
+    start = beggar_start(args.deal, args.players, seed, options)
+    if args.json:
+        end = play_to_end(start)
+    else:
+        console = people_console()
+        delay = args.delay if args.delay is not None else (0.8 if console.is_terminal else 0.0)
+        if args.deal is None:
+            console.print(f"Random deal, seed {seed}")
+        end = show_game(start, console, delay=delay, fast=args.fast)
+    record = Record(
+        "beggar",
+        start.players,
+        seed,
+        {k: v for k, v in start.options.to_json().items() if v is not None},
+        # A random deal is rebuilt from the seed, full cards and all; a given deal is kept.
+        args.deal,
+        tuple("play" for _ in range(end.cards)),
+        ("bot",) * start.players,
+    )
+    if args.save:
+        try:
+            Path(args.save).write_text(json.dumps(record.to_json()) + "\n", encoding="utf-8")
+        except OSError as err:
+            raise CommandError(f"cannot write {args.save}: {err.strerror}") from None
+    if args.json:
+        print_json({"record": record.to_json(), "result": end.summary()}, compact=True)
+    return 0
+
+
+def _play_epilog() -> str:
+    lines = [
+        "examples:",
+        "  parlour play                          the menu",
+        "  parlour play beor --seat 2=heuristic  you against the heuristic bot",
+        "  parlour play death --players 4 --seat 2=person   two people, two bots",
+        "  parlour play death --watch --players 5 --delay 0.3",
+        "  parlour play beor --save game.json    then: parlour play --resume game.json",
+        "",
+    ]
+    for game in GAMES.values():
+        lines.append(options_epilog(game))
+    return "\n".join(lines)
+
+
+def register(
+    sub: argparse._SubParsersAction[Parser],
+    formatter: type[argparse.HelpFormatter],
+) -> None:
+    """Add the ``play`` command's parser."""
+    p = sub.add_parser(
+        "play",
+        help="play a game at the terminal: people and bots at one table",
+        description="Play BEOR, Becker's Game of Death or Beggar-My-Neighbour at the terminal. "
+        "With no GAME a short menu asks for the game, the players and the bots. Player 1 is "
+        "you and the other seats are strong bots unless --seat says otherwise; several people "
+        "share one keyboard (hot seat) with --seat 2=person. At the table type a move's number "
+        "or its notation; help shows the rules, undo takes back a move, quit offers to save.",
+        epilog=_play_epilog(),
+        formatter_class=formatter,
+    )
+    p.add_argument("game", nargs="?", metavar="GAME", help="beor, death or beggar")
+    p.add_argument("--players", type=int, help="players at the table (default 2; death 4)")
+    p.add_argument(
+        "--seat",
+        action="append",
+        metavar="N=WHO",
+        help="who sits at Player N: person, ismcts, ismcts:500, ismcts:1s, heuristic or random "
+        "(beggar: person or bot); repeat for more seats",
+    )
+    p.add_argument("--seed", type=nonneg_int, help="seed of the deal and bots (default: fresh)")
+    p.add_argument("--save", metavar="FILE", help="save the game record after every move")
+    p.add_argument("--resume", metavar="FILE", help="go on with a saved game")
+    p.add_argument("--watch", action="store_true", help="bots only: watch a whole game")
+    p.add_argument("--delay", type=float, help="seconds between moves when watching")
+    p.add_argument("--deal", help="beggar: a deal in M9 notation instead of a random one")
+    p.add_argument("--fast", action="store_true", help="beggar, watching: jump to the result")
+    p.add_argument("--json", action="store_true", help="bots only: print the record and result")
+    add_beggar_options(p)
+    p.set_defaults(func=_cmd_play)
