@@ -113,12 +113,17 @@ def options_of(args: argparse.Namespace) -> dict[str, str]:
     return given
 
 
-def options_epilog(game: Game) -> str:
+RULINGS_LINE = "rulings: see the README section 'Rulings and options'"
+
+
+def options_epilog(game: Game, *, rulings: bool = True) -> str:
+    """The game's options with their defaults and rulings, for a command's ``--help``."""
     lines = [f"options of {game.title} (--options NAME=VALUE):"]
     for spec in game.option_specs:
         ruling = f" [{spec.ruling}]" if spec.ruling else ""
         lines.append(f"  {spec.describe()}{ruling}: {spec.help}")
-    lines.append("rulings: see the README section 'Rulings and options'")
+    if rulings:
+        lines.append(RULINGS_LINE)
     return "\n".join(lines)
 
 
@@ -145,18 +150,19 @@ def pos_int(text: str) -> int:
     return int(text)
 
 
-def add_beggar_options(p: argparse.ArgumentParser) -> None:
+def add_beggar_options(p: argparse.ArgumentParser, *, which: str = "") -> None:
+    """Beggar-My-Neighbour's option flags; ``which`` prefixes their help (``beggar, ``)."""
     p.add_argument(
         "--unpaid-penalty",
         dest="unpaid_penalty",
         choices=("capture", "next_player"),
-        help="M4: when a payer runs out mid-payment (default capture)",
+        help=f"{which}M4: when a payer runs out mid-payment (default capture)",
     )
     p.add_argument(
         "--card-limit",
         dest="card_limit",
         type=pos_int,
         metavar="N",
-        help="M11: stop after N cards; most cards held wins",
+        help=f"{which}M11: stop after N cards; most cards held wins",
     )
     p.add_argument("--options", nargs="+", metavar="NAME=VALUE", help="game options")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
 from parlour.cli.beggar import beggar_start
 from parlour.cli.common import (
+    RULINGS_LINE,
     CommandError,
     Parser,
     add_beggar_options,
@@ -196,7 +198,8 @@ def _play_epilog() -> str:
         "",
     ]
     for game in GAMES.values():
-        lines.append(options_epilog(game))
+        lines.append(options_epilog(game, rulings=False))
+    lines.append(RULINGS_LINE)
     return "\n".join(lines)
 
 
@@ -208,11 +211,14 @@ def register(
     p = sub.add_parser(
         "play",
         help="play a game at the terminal: people and bots at one table",
-        description="Play BEOR, Becker's Game of Death or Beggar-My-Neighbour at the terminal. "
-        "With no GAME a short menu asks for the game, the players and the bots. Player 1 is "
-        "you and the other seats are strong bots unless --seat says otherwise; several people "
-        "share one keyboard (hot seat) with --seat 2=person. At the table type a move's number "
-        "or its notation; help shows the rules, undo takes back a move, quit offers to save.",
+        description=textwrap.fill(
+            "Play BEOR, Becker's Game of Death or Beggar-My-Neighbour at the terminal. With no "
+            "GAME a short menu asks for the game, the players and the bots. Player 1 is you and "
+            "the other seats are strong bots unless --seat says otherwise; several people share "
+            "one keyboard (hot seat) with --seat 2=person. At the table type a move's number or "
+            "its notation; help shows the rules, undo takes back a move, quit offers to save.",
+            78,
+        ),
         epilog=_play_epilog(),
         formatter_class=formatter,
     )
@@ -233,5 +239,5 @@ def register(
     p.add_argument("--deal", help="beggar: a deal in M9 notation instead of a random one")
     p.add_argument("--fast", action="store_true", help="beggar, watching: jump to the result")
     p.add_argument("--json", action="store_true", help="bots only: print the record and result")
-    add_beggar_options(p)
+    add_beggar_options(p, which="beggar, ")
     p.set_defaults(func=_cmd_play)
