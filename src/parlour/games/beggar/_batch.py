@@ -32,17 +32,14 @@ def play_batch(n: int, mode: int, limit: int, detect: bool, bits: bool, deals: n
     """Play the deals in the rows of ``deals`` (52 classes, hands one after another, hand
     sizes in the rows of ``sizes``) into the rows of ``res``. Two players without a card limit
     use the bit planes when ``bits`` is set."""
-    hb, hd, tl, out, pile, snap, meta, lim = scratch()
+    w8, w64 = scratch()
     for i in range(deals.shape[0]):
-        play_one(n, mode, limit, detect, bits, deals[i], sizes[i], hb, hd, tl, out, pile, snap,
-                 meta, lim, res[i])
+        play_one(n, mode, limit, detect, bits, deals[i], sizes[i], w8, w64, res[i])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def play_one(n: int, mode: int, limit: int, detect: bool, bits: bool, deal: np.ndarray,
-             sizes: np.ndarray, hb: np.ndarray, hd: np.ndarray, tl: np.ndarray,
-             out: np.ndarray, pile: np.ndarray, snap: np.ndarray, meta: np.ndarray,
-             lim: np.ndarray, res: np.ndarray) -> None:
+             sizes: np.ndarray, w8: np.ndarray, w64: np.ndarray, res: np.ndarray) -> None:
     """One deal: on bit planes for two players without a card limit (when ``bits``), else
     card by card."""
     if bits and n == 2 and limit == NO_LIMIT:
@@ -50,8 +47,7 @@ def play_one(n: int, mode: int, limit: int, detect: bool, bits: bool, deal: np.n
         yc, yu, yw = planes(deal, sizes[0], sizes[1])
         play_game2(xc, xu, xw, sizes[0], yc, yu, yw, sizes[1], detect, res)
     else:
-        play_game(n, mode, limit, detect, deal, sizes, hb, hd, tl, out, pile, snap, meta, lim,
-                  res)
+        play_game(n, mode, limit, detect, deal, sizes, w8, w64, res)
 
 
 @njit(cache=True, nogil=True)
@@ -73,13 +69,12 @@ def play_random_batch(n: int, mode: int, limit: int, detect: bool, seed: int, st
             xc, xu, xw, yc, yu, yw = random_planes(seed, start + i, pos)
             play_game2(xc, xu, xw, 26, yc, yu, yw, 26, detect, res[i])
         return
-    hb, hd, tl, out, pile, snap, meta, lim = scratch()
+    w8, w64 = scratch()
     sizes = deal_sizes(n)
     deal = np.empty(52, np.int8)
     for i in range(res.shape[0]):
         random_deal_into(seed, start + i, pos, deal)
-        play_game(n, mode, limit, detect, deal, sizes, hb, hd, tl, out, pile, snap, meta, lim,
-                  res[i])
+        play_game(n, mode, limit, detect, deal, sizes, w8, w64, res[i])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -99,7 +94,7 @@ def climb_batch(n: int, mode: int, limit: int, detect: bool, seed: int, start: i
     game is at least as long (sideways moves let it cross plateaus), until ``patience`` plays
     without a new best or ``max_plays`` plays. Each row gets the longest deal the climb met,
     its results and the number of deals played."""
-    hb, hd, tl, out, pile, snap, meta, lim = scratch()
+    w8, w64 = scratch()
     pos = np.empty(52, np.int8)
     sizes = deal_sizes(n)
     cur = np.empty(52, np.int8)
@@ -107,8 +102,7 @@ def climb_batch(n: int, mode: int, limit: int, detect: bool, seed: int, start: i
     for w in range(best.shape[0]):
         walker = start + w
         random_deal_into(seed, CLIMB_BASE + walker, pos, cur)
-        play_one(n, mode, limit, detect, True, cur, sizes, hb, hd, tl, out, pile, snap, meta,
-                 lim, res)
+        play_one(n, mode, limit, detect, True, cur, sizes, w8, w64, res)
         cur_score = _score(res)
         best_score = cur_score
         best[w, :] = cur
@@ -126,8 +120,7 @@ def climb_batch(n: int, mode: int, limit: int, detect: bool, seed: int, start: i
             t = cur[i]
             cur[i] = cur[j]
             cur[j] = t
-            play_one(n, mode, limit, detect, True, cur, sizes, hb, hd, tl, out, pile, snap,
-                     meta, lim, res)
+            play_one(n, mode, limit, detect, True, cur, sizes, w8, w64, res)
             done += 1
             score = _score(res)
             if score > best_score:

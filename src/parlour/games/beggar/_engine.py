@@ -7,6 +7,11 @@ capturing the pile (M2) appends at the tail and turning a card advances the head
 allocated per deal. Every function here mirrors a step of ``rules.py`` so that the figures agree
 with it deal by deal (M1-M11); ``tests/games/beggar/test_fast.py`` checks that they do.
 
+Speed: a deal's whole state lives in two flat scratch arrays (``w8`` for cards, ``w64`` for
+counters), and the per-trick and per-card steps are inlined into :func:`play_game`, so the hot
+loop makes no calls. Every array a numba call passes costs two atomic reference-count updates,
+which used to outweigh the play itself. Who is out (M5) is a bit mask in a register.
+
 Loop detection (M10) uses Brent's cycle finder on trick-boundary positions: one saved position
 and one comparison per trick, which fails on the hand sizes almost always. When it finds a cycle
 of ``lam`` tricks, the deal is replayed to find where the cycle starts, so the figures are those
@@ -37,6 +42,24 @@ _T_CAPTURE = 0
 _T_WIN = 1
 _T_LIMIT = 2
 
+# Layout of the two scratch arrays of a deal in play (made by scratch()). Two flat arrays, so
+# that handing a deal's state to the kernel costs two reference counts, not one per part.
+# w8 (int8): the hands' ring buffers (seat s at s * 64), the pile, the kept M10 position.
+_PILE = 4 * _RING
+_SNAP = _PILE + _RING
+_W8 = _SNAP + 52
+# w64 (int64): the heads and tails of the rings, the kept position's lead and hand sizes, and
+# what was seen when the card limit was reached (M11): whether it was, the cards and tricks
+# played by then and the cards each seat held.
+_HD = 0
+_TL = 4
+_KEPT = 8
+_HIT = 13
+_HIT_CARDS = 14
+_HIT_TRICKS = 15
+_HELD = 16
+_W64 = 20
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -46,8 +69,6 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
-
-
 
 @njit(cache=True, nogil=True, inline="always")
 def mix(z: np.uint64) -> np.uint64:
@@ -98,102 +119,126 @@ def random_deal_into(seed: int, index: int, pos: np.ndarray, out: np.ndarray) ->
         out[pos[i]] = 1 + (i >> 2)
 
 
+
 @njit(cache=True, nogil=True, inline="always")
-def _load(deal: np.ndarray, sizes: np.ndarray, n: int, hb: np.ndarray, hd: np.ndarray,
-          tl: np.ndarray, out: np.ndarray) -> None:
-    """M7/M9: the hands of ``deal`` (seat by seat, top card first) into the ring buffers."""
+def _load(deal: np.ndarray, sizes: np.ndarray, n: int, w8: np.ndarray, w64: np.ndarray) -> None:
+    """M7/M9: the hands of ``deal`` (seat by seat, top card first) into the ring buffers; no
+    card limit reached yet (M11)."""
     off = 0
     for s in range(n):
         k = sizes[s]
+        base = s << 6
         for j in range(k):
-            hb[s, j] = deal[off + j]
-        hd[s] = 0
-        tl[s] = k
-        out[s] = 0
+            w8[base + j] = deal[off + j]
+        w64[_HD + s] = 0
+        w64[_TL + s] = k
         off += k
+    w64[_HIT] = 0
+    w64[_HIT_TRICKS] = -1
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _take(hb: np.ndarray, tl: np.ndarray, seat: int, pile: np.ndarray, size: int) -> None:
-    """M2: the pile goes under ``seat``'s hand in the order played."""
-    t = tl[seat]
-    for i in range(size):
-        hb[seat, (t + i) & _MASK] = pile[i]
-    tl[seat] = t + size
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _next_in(out: np.ndarray, n: int, seat: int) -> int:
-    """M5: the next player clockwise who is still in."""
+def _next_seat(outs: int, n: int, seat: int) -> int:
+    """M5: the next player clockwise who is still in (``outs`` has bit ``s`` set when seat
+    ``s`` is out)."""
     nxt = seat + 1 if seat + 1 < n else 0
-    while out[nxt]:
+    while (outs >> nxt) & 1:
         nxt = nxt + 1 if nxt + 1 < n else 0
     return nxt
 
 
-@njit(cache=True, nogil=True)
-def _save(hb: np.ndarray, hd: np.ndarray, tl: np.ndarray, n: int, lead: int,
-          snap: np.ndarray, meta: np.ndarray) -> None:
-    """Keep a trick-boundary position (M10: the hands by class in order, and the lead)."""
-    meta[0] = lead
-    off = 0
-    for s in range(n):
-        k = tl[s] - hd[s]
-        meta[1 + s] = k
-        h = hd[s]
-        for j in range(k):
-            snap[off + j] = hb[s, (h + j) & _MASK]
-        off += k
+@njit(cache=True, nogil=True, inline="always")
+def _trick_two(w8: np.ndarray, w64: np.ndarray, lead: int, cards: int, limit: int,
+               stop: bool) -> tuple[int, int, int, int]:
+    """One trick of two players from a trick boundary, as rules.py plays it: the next player is
+    always the other one and a player out ends the game (M6), so M4 never arises.
+
+    Returns ``(outcome, seat, cards, limit)``: a capture (``seat`` leads next), a win (``seat``
+    wins; the last pile counts as a trick, M6/M8) or the card limit (M11, when ``stop``). The
+    limit is checked before a card is placed, after everything the previous card settled; once
+    reached, the cards held are recorded in ``w64`` and it comes back as ``NO_LIMIT``.
+
+    No helper that takes an array is called in here: numba counts references to the arrays
+    of a nested inlined call, which would cost more than the trick."""
+    p = lead
+    owed = 0
+    court = 0
+    size = 0
+    while True:
+        h = w64[_HD + p]
+        if h == w64[_TL + p]:
+            # M3/M6: the player who must play has no card: the other takes the pile, wins.
+            outcome = _T_WIN
+            taker = 1 - p
+            break
+        if cards >= limit:
+            # M11: record who holds most cards now; stop, or play on for M10's sake.
+            w64[_HIT] = 1
+            w64[_HIT_CARDS] = cards
+            w64[_HELD] = w64[_TL] - w64[_HD]
+            w64[_HELD + 1] = w64[_TL + 1] - w64[_HD + 1]
+            limit = NO_LIMIT
+            if stop:
+                return _T_LIMIT, -1, cards, limit
+        # Seed text: turn the top card (M8 counts it).
+        c = w8[(p << 6) + (h & _MASK)]
+        w64[_HD + p] = h + 1
+        w8[_PILE + size] = c
+        size += 1
+        cards += 1
+        if c != 0:
+            # M1: a court card demands 1-4 cards of the other player, ending any payment.
+            owed = c
+            court = p
+            p ^= 1
+        elif owed != 0:
+            owed -= 1
+            if owed == 0:
+                # M2: the payment is complete: the court card's player captures; M6: he
+                # wins if the other holds no card.
+                taker = court
+                other = 1 - court
+                outcome = _T_WIN if w64[_TL + other] == w64[_HD + other] else _T_CAPTURE
+                break
+        else:
+            p ^= 1
+    # M2: the pile goes under the taker's hand in the order played.
+    t = w64[_TL + taker]
+    base = taker << 6
+    for i in range(size):
+        w8[base + ((t + i) & _MASK)] = w8[_PILE + i]
+    w64[_TL + taker] = t + size
+    return outcome, taker, cards, limit
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _same(hb: np.ndarray, hd: np.ndarray, tl: np.ndarray, n: int, lead: int,
-          snap: np.ndarray, meta: np.ndarray) -> bool:
-    """Whether the position is the kept one; the hand sizes settle it almost always."""
-    if meta[0] != lead:
-        return False
-    for s in range(n):
-        if tl[s] - hd[s] != meta[1 + s]:
-            return False
-    off = 0
-    for s in range(n):
-        h = hd[s]
-        k = meta[1 + s]
-        for j in range(k):
-            if hb[s, (h + j) & _MASK] != snap[off + j]:
-                return False
-        off += k
-    return True
+def _trick_many(n: int, mode: int, w8: np.ndarray, w64: np.ndarray, outs: int, n_in: int,
+                lead: int, cards: int, limit: int,
+                stop: bool) -> tuple[int, int, int, int, int, int]:
+    """One trick of any number of players from a trick boundary, as rules.py plays it.
 
-
-@njit(cache=True, nogil=True)
-def _trick(n: int, mode: int, hb: np.ndarray, hd: np.ndarray, tl: np.ndarray,
-           out: np.ndarray, pile: np.ndarray, n_in: int, lead: int, cards: int,
-           lim: np.ndarray) -> tuple[int, int, int, int]:
-    """Play one trick from a trick boundary, any number of players, as rules.py does.
-
-    Returns ``(outcome, seat, players_in, cards)``: a capture (``seat`` leads next), a win
-    (``seat`` wins; the last pile counts as a trick, M6/M8) or the card limit (M11). The
-    limit is checked before a card is placed, that is after everything the previous card
-    settled (capture, outs, end); ``lim`` is ``[limit, stop, hit, cards, counts...]``."""
+    Returns ``(outcome, seat, outs, players_in, cards, limit)``, outcomes and the card limit
+    as in :func:`_trick_two`; ``outs`` is the bit mask of the seats that are out."""
+    outcome = _T_CAPTURE
     p = lead
     owed = 0
     court = -1
     size = 0
     while True:
-        if cards >= lim[0]:
+        if cards >= limit:
             # M11: record who holds most cards now; stop, or play on for M10's sake.
-            lim[2] = 1
-            lim[3] = cards
+            w64[_HIT] = 1
+            w64[_HIT_CARDS] = cards
             for s in range(n):
-                lim[5 + s] = tl[s] - hd[s]
-            lim[0] = NO_LIMIT
-            if lim[1]:
-                return _T_LIMIT, -1, n_in, cards
+                w64[_HELD + s] = w64[_TL + s] - w64[_HD + s]
+            limit = NO_LIMIT
+            if stop:
+                return _T_LIMIT, -1, outs, n_in, cards, limit
         # Seed text: turn the top card (M8 counts it).
-        c = hb[p, hd[p] & _MASK]
-        hd[p] += 1
-        pile[size] = c
+        h = w64[_HD + p]
+        c = w8[(p << 6) + (h & _MASK)]
+        w64[_HD + p] = h + 1
+        w8[_PILE + size] = c
         size += 1
         cards += 1
         capturer = -1
@@ -201,47 +246,230 @@ def _trick(n: int, mode: int, hb: np.ndarray, hd: np.ndarray, tl: np.ndarray,
             # M1: a court card demands 1-4 cards of the next player, ending any payment.
             owed = c
             court = p
-            p = _next_in(out, n, p)
+            p = _next_seat(outs, n, p)
         elif owed != 0:
             owed -= 1
             if owed == 0:
                 capturer = court
         else:
-            p = _next_in(out, n, p)
+            p = _next_seat(outs, n, p)
         if capturer < 0:
             # M3: the player who must play and has no card is out.
-            while tl[p] == hd[p]:
-                out[p] = 1
+            while w64[_TL + p] == w64[_HD + p]:
+                outs |= 1 << p
                 n_in -= 1
                 if n_in == 1:
                     # M6: the last player in takes the pile (a trick, M8) and wins.
-                    winner = _next_in(out, n, p)
-                    _take(hb, tl, winner, pile, size)
-                    return _T_WIN, winner, n_in, cards
+                    outcome = _T_WIN
+                    capturer = _next_seat(outs, n, p)
+                    break
                 if owed != 0 and mode == CAPTURE:
                     # M4 default: the court card's player captures, the rest is forgiven.
                     capturer = court
                     break
                 # M4 next_player (or no payment running): the next player in plays on.
-                p = _next_in(out, n, p)
+                p = _next_seat(outs, n, p)
         if capturer >= 0:
-            _take(hb, tl, capturer, pile, size)
-            # M5: at the end of the trick every other player without a card is out.
-            for k in range(1, n):
-                o = (capturer + k) % n
-                if out[o] == 0 and tl[o] == hd[o]:
-                    out[o] = 1
-                    n_in -= 1
-            if n_in == 1:
-                return _T_WIN, capturer, n_in, cards
-            return _T_CAPTURE, capturer, n_in, cards
+            break
+    # M2: the pile goes under the taker's hand in the order played.
+    t = w64[_TL + capturer]
+    base = capturer << 6
+    for i in range(size):
+        w8[base + ((t + i) & _MASK)] = w8[_PILE + i]
+    w64[_TL + capturer] = t + size
+    if outcome == _T_CAPTURE:
+        # M5: at the end of the trick every other player without a card is out.
+        for o in range(n):
+            if o != capturer and not (outs >> o) & 1 and w64[_TL + o] == w64[_HD + o]:
+                outs |= 1 << o
+                n_in -= 1
+        if n_in == 1:
+            outcome = _T_WIN
+    return outcome, capturer, outs, n_in, cards, limit
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keep(w8: np.ndarray, w64: np.ndarray, n: int, lead: int, k8: np.ndarray,
+          k64: np.ndarray) -> None:
+    """M10: keep the trick-boundary position of ``w8``/``w64`` (the hands by class in order,
+    and the lead) in the kept-position fields of ``k8``/``k64``."""
+    k64[_KEPT] = lead
+    off = _SNAP
+    for s in range(n):
+        h = w64[_HD + s]
+        k = w64[_TL + s] - h
+        k64[_KEPT + 1 + s] = k
+        base = s << 6
+        for j in range(k):
+            k8[off + j] = w8[base + ((h + j) & _MASK)]
+        off += k
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _same(w8: np.ndarray, w64: np.ndarray, n: int, lead: int) -> bool:
+    """M10: whether the position is the kept one; the lead and hand sizes settle it almost
+    always, before any card is compared."""
+    if w64[_KEPT] != lead:
+        return False
+    for s in range(n):
+        if w64[_TL + s] - w64[_HD + s] != w64[_KEPT + 1 + s]:
+            return False
+    off = _SNAP
+    for s in range(n):
+        h = w64[_HD + s]
+        k = w64[_KEPT + 1 + s]
+        base = s << 6
+        for j in range(k):
+            if w8[base + ((h + j) & _MASK)] != w8[off + j]:
+                return False
+        off += k
+    return True
+
+
+@njit(cache=True, nogil=True)
+def loop_start(n: int, mode: int, deal: np.ndarray, sizes: np.ndarray,
+               lam: int) -> tuple[int, int, int]:
+    """M10 figures of a deal whose trick-boundary positions repeat every ``lam`` tricks:
+    replay it twice, ``lam`` tricks apart, until the positions meet. Returns the first
+    repeated boundary ``mu`` with the cards played by then and by ``mu + lam``."""
+    a8, a64 = scratch()
+    b8, b64 = scratch()
+    _load(deal, sizes, n, a8, a64)
+    _load(deal, sizes, n, b8, b64)
+    outs_a = 0
+    outs_b = 0
+    in_a = n
+    in_b = n
+    lead_a = 0
+    lead_b = 0
+    cards_a = 0
+    cards_b = 0
+    for _ in range(lam):
+        if n == 2:
+            _, lead_b, cards_b, _ = _trick_two(b8, b64, lead_b, cards_b, NO_LIMIT, False)
+        else:
+            _, lead_b, outs_b, in_b, cards_b, _ = _trick_many(
+                n, mode, b8, b64, outs_b, in_b, lead_b, cards_b, NO_LIMIT, False)
+    mu = 0
+    while True:
+        _keep(a8, a64, n, lead_a, b8, b64)
+        if _same(b8, b64, n, lead_b):
+            return mu, cards_a, cards_b
+        if n == 2:
+            _, lead_a, cards_a, _ = _trick_two(a8, a64, lead_a, cards_a, NO_LIMIT, False)
+            _, lead_b, cards_b, _ = _trick_two(b8, b64, lead_b, cards_b, NO_LIMIT, False)
+        else:
+            _, lead_a, outs_a, in_a, cards_a, _ = _trick_many(
+                n, mode, a8, a64, outs_a, in_a, lead_a, cards_a, NO_LIMIT, False)
+            _, lead_b, outs_b, in_b, cards_b, _ = _trick_many(
+                n, mode, b8, b64, outs_b, in_b, lead_b, cards_b, NO_LIMIT, False)
+        mu += 1
+
+
+@njit(cache=True, nogil=True)
+def play_game(n: int, mode: int, limit: int, detect: bool, deal: np.ndarray,
+              sizes: np.ndarray, w8: np.ndarray, w64: np.ndarray, res: np.ndarray) -> None:
+    """Play one deal to its end (M6), loop (M10) or card limit (M11).
+
+    ``res`` receives ``[result, winners bitmask, cards, tricks, cycle start cards, cycle start
+    tricks]`` (the cycle fields are -1 without a loop). ``w8`` and ``w64`` are scratch space
+    (:func:`scratch`). M10 uses Brent's cycle finder on trick-boundary positions. With loop
+    detection and a card limit both on, play goes on past the limit until Brent's finder would
+    have seen any repeat from before the limit (within 3x the tricks played), so a loop seen by
+    rules.py before the limit is reported as a loop."""
+    _load(deal, sizes, n, w8, w64)
+    stop = not detect
+    outs = 0
+    n_in = n
+    lead = 0
+    cards = 0
+    tricks = 0
+    power = 1
+    lam = 1
+    if detect:
+        _keep(w8, w64, n, lead, w8, w64)
+    while True:
+        if n == 2:
+            outcome, seat, cards, limit = _trick_two(w8, w64, lead, cards, limit, stop)
+        else:
+            outcome, seat, outs, n_in, cards, limit = _trick_many(
+                n, mode, w8, w64, outs, n_in, lead, cards, limit, stop)
+        hit = w64[_HIT] != 0
+        if hit and w64[_HIT_TRICKS] < 0:
+            # The limit was reached during this trick: the tricks before it count (M8).
+            w64[_HIT_TRICKS] = tricks
+        if outcome == _T_LIMIT:
+            break
+        tricks += 1
+        if outcome == _T_WIN:
+            if hit:
+                break
+            res[0] = WIN
+            res[1] = 1 << seat
+            res[2] = cards
+            res[3] = tricks
+            res[4] = -1
+            res[5] = -1
+            return
+        lead = seat
+        if detect:
+            # M10: a trick-boundary position seen before repeats forever.
+            if _same(w8, w64, n, lead):
+                mu, start_cards, found_cards = loop_start(n, mode, deal, sizes, lam)
+                if hit and mu + lam > w64[_HIT_TRICKS]:
+                    break
+                res[0] = LOOP
+                res[1] = 0
+                res[2] = found_cards
+                res[3] = mu + lam
+                res[4] = start_cards
+                res[5] = mu
+                return
+            if power == lam:
+                _keep(w8, w64, n, lead, w8, w64)
+                power *= 2
+                lam = 0
+            lam += 1
+            if hit and tricks > 3 * w64[_HIT_TRICKS] + 4:
+                break
+    # M11: the player(s) holding most cards when the limit was reached; ties share.
+    top = 0
+    for s in range(n):
+        top = max(top, w64[_HELD + s])
+    won = 0
+    for s in range(n):
+        if w64[_HELD + s] == top:
+            won |= 1 << s
+    res[0] = LIMIT
+    res[1] = won
+    res[2] = w64[_HIT_CARDS]
+    res[3] = w64[_HIT_TRICKS]
+    res[4] = -1
+    res[5] = -1
+
+
+@njit(cache=True, nogil=True)
+def scratch() -> tuple[np.ndarray, np.ndarray]:
+    """The scratch arrays of :func:`play_game` (``w8`` and ``w64``), made once per batch."""
+    return np.zeros(_W8, np.int8), np.zeros(_W64, np.int64)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _take(hb: np.ndarray, tl: np.ndarray, seat: int, pile: np.ndarray, size: int) -> None:
+    """M2 for :func:`trick2`: the pile goes under ``seat``'s hand in the order played."""
+    t = tl[seat]
+    for i in range(size):
+        hb[seat, (t + i) & _MASK] = pile[i]
+    tl[seat] = t + size
 
 
 @njit(cache=True, nogil=True)
 def trick2(hb: np.ndarray, hd: np.ndarray, tl: np.ndarray, pile: np.ndarray, lead: int,
-            cards: int, lim: np.ndarray) -> tuple[int, int, int]:
-    """:func:`_trick` for two players, where the next player is always the other one and a
-    player out ends the game (M6), so M4 never arises. Returns ``(outcome, seat, cards)``."""
+           cards: int, lim: np.ndarray) -> tuple[int, int, int]:
+    """:func:`_trick_two` on separate arrays, for the backward search of :mod:`._backward`:
+    hands as the rows of ``hb`` (4 x 64 rings) with heads ``hd`` and tails ``tl``, and the
+    card limit (M11) in ``lim = [limit, stop, hit, cards, -, counts...]``. Returns
+    ``(outcome, seat, cards)``."""
     p = lead
     owed = 0
     court = 0
@@ -267,160 +495,20 @@ def trick2(hb: np.ndarray, hd: np.ndarray, tl: np.ndarray, pile: np.ndarray, lea
         size += 1
         cards += 1
         if c != 0:
+            # M1: a court card demands 1-4 cards of the other player.
             owed = c
             court = p
             p ^= 1
         elif owed != 0:
             owed -= 1
             if owed == 0:
+                # M2: the court card's player captures.
                 _take(hb, tl, court, pile, size)
                 if tl[1 - court] == hd[1 - court]:
                     return _T_WIN, court, cards
                 return _T_CAPTURE, court, cards
         else:
             p ^= 1
-
-
-@njit(cache=True, nogil=True)
-def loop_start(n: int, mode: int, deal: np.ndarray, sizes: np.ndarray,
-                lam: int) -> tuple[int, int, int]:
-    """M10 figures of a deal whose trick-boundary positions repeat every ``lam`` tricks:
-    replay it twice, ``lam`` tricks apart, until the positions meet. Returns the first
-    repeated boundary ``mu`` with the cards played by then and by ``mu + lam``."""
-    hb_a = np.zeros((4, _RING), np.int8)
-    hb_b = np.zeros((4, _RING), np.int8)
-    hd_a = np.zeros(4, np.int64)
-    hd_b = np.zeros(4, np.int64)
-    tl_a = np.zeros(4, np.int64)
-    tl_b = np.zeros(4, np.int64)
-    out_a = np.zeros(4, np.int8)
-    out_b = np.zeros(4, np.int8)
-    pile = np.zeros(_RING, np.int8)
-    snap = np.zeros(52, np.int8)
-    meta = np.zeros(5, np.int64)
-    lim = np.zeros(9, np.int64)
-    lim[0] = NO_LIMIT
-    _load(deal, sizes, n, hb_a, hd_a, tl_a, out_a)
-    _load(deal, sizes, n, hb_b, hd_b, tl_b, out_b)
-    in_a = n
-    in_b = n
-    lead_a = 0
-    lead_b = 0
-    cards_a = 0
-    cards_b = 0
-    for _ in range(lam):
-        _, lead_b, in_b, cards_b = _trick(n, mode, hb_b, hd_b, tl_b, out_b, pile, in_b,
-                                          lead_b, cards_b, lim)
-    mu = 0
-    while True:
-        _save(hb_a, hd_a, tl_a, n, lead_a, snap, meta)
-        if _same(hb_b, hd_b, tl_b, n, lead_b, snap, meta):
-            return mu, cards_a, cards_b
-        _, lead_a, in_a, cards_a = _trick(n, mode, hb_a, hd_a, tl_a, out_a, pile, in_a,
-                                          lead_a, cards_a, lim)
-        _, lead_b, in_b, cards_b = _trick(n, mode, hb_b, hd_b, tl_b, out_b, pile, in_b,
-                                          lead_b, cards_b, lim)
-        mu += 1
-
-
-@njit(cache=True, nogil=True)
-def play_game(n: int, mode: int, limit: int, detect: bool, deal: np.ndarray,
-              sizes: np.ndarray, hb: np.ndarray, hd: np.ndarray, tl: np.ndarray,
-              out: np.ndarray, pile: np.ndarray, snap: np.ndarray, meta: np.ndarray,
-              lim: np.ndarray, res: np.ndarray) -> None:
-    """Play one deal to its end (M6), loop (M10) or card limit (M11).
-
-    ``res`` receives ``[result, winners bitmask, cards, tricks, cycle start cards, cycle start
-    tricks]`` (the cycle fields are -1 without a loop). The other arrays are scratch space.
-    With loop detection and a card limit both on, play goes on past the limit until Brent's
-    finder would have seen any repeat from before the limit (within 3x the tricks played),
-    so a loop seen by rules.py before the limit is reported as a loop."""
-    _load(deal, sizes, n, hb, hd, tl, out)
-    lim[0] = limit
-    lim[1] = 0 if detect else 1
-    lim[2] = 0
-    lim[4] = -1
-    n_in = n
-    lead = 0
-    cards = 0
-    tricks = 0
-    power = 1
-    lam = 1
-    if detect:
-        _save(hb, hd, tl, n, lead, snap, meta)
-    while True:
-        if n == 2:
-            outcome, seat, cards = trick2(hb, hd, tl, pile, lead, cards, lim)
-        else:
-            outcome, seat, n_in, cards = _trick(n, mode, hb, hd, tl, out, pile, n_in, lead,
-                                                cards, lim)
-        if lim[2] and lim[4] < 0:
-            # The limit was reached during this trick: the tricks before it count (M8).
-            lim[4] = tricks
-        if outcome == _T_LIMIT:
-            break
-        tricks += 1
-        if outcome == _T_WIN:
-            if lim[2]:
-                break
-            res[0] = WIN
-            res[1] = 1 << seat
-            res[2] = cards
-            res[3] = tricks
-            res[4] = -1
-            res[5] = -1
-            return
-        lead = seat
-        if detect:
-            # M10: a trick-boundary position seen before repeats forever.
-            if _same(hb, hd, tl, n, lead, snap, meta):
-                mu, start_cards, found_cards = loop_start(n, mode, deal, sizes, lam)
-                if lim[2] and mu + lam > lim[4]:
-                    break
-                res[0] = LOOP
-                res[1] = 0
-                res[2] = found_cards
-                res[3] = mu + lam
-                res[4] = start_cards
-                res[5] = mu
-                return
-            if power == lam:
-                _save(hb, hd, tl, n, lead, snap, meta)
-                power *= 2
-                lam = 0
-            lam += 1
-            if lim[2] and tricks > 3 * lim[4] + 4:
-                break
-    # M11: the player(s) holding most cards when the limit was reached; ties share.
-    top = 0
-    for s in range(n):
-        top = max(top, lim[5 + s])
-    won = 0
-    for s in range(n):
-        if lim[5 + s] == top:
-            won |= 1 << s
-    res[0] = LIMIT
-    res[1] = won
-    res[2] = lim[3]
-    res[3] = lim[4]
-    res[4] = -1
-    res[5] = -1
-
-
-@njit(cache=True, nogil=True)
-def scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                       np.ndarray, np.ndarray]:
-    """The scratch arrays of :func:`play_game`, made once per batch."""
-    return (
-        np.zeros((4, _RING), np.int8),
-        np.zeros(4, np.int64),
-        np.zeros(4, np.int64),
-        np.zeros(4, np.int8),
-        np.zeros(_RING, np.int8),
-        np.zeros(52, np.int8),
-        np.zeros(5, np.int64),
-        np.zeros(9, np.int64),
-    )
 
 
 @njit(cache=True, nogil=True)
