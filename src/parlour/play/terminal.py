@@ -200,7 +200,7 @@ class TerminalGame:
             if not 1 <= k <= len(numbered):
                 self._say(f"There is no move {k}: the moves are 1 to {len(numbered)}.")
                 return False
-            self._act(numbered[k - 1])
+            self.table.apply(numbered[k - 1])
             return True
         try:
             action = state.parse_action(line)
@@ -209,12 +209,8 @@ class TerminalGame:
                 return True
             self._say(f"{err}. Try again (help shows the rules and notation).")
             return False
-        self._act(action)
-        return True
-
-    def _act(self, action: Action | str) -> None:
         self.table.apply(action)
-        self._autosave()
+        return True
 
     def _illegal_throw(self, seat: int, line: str, reason: str) -> bool:
         """G13: in the Game of Death a card from the hand that does not follow costs 2 drinks
@@ -226,7 +222,7 @@ class TerminalGame:
             penalty = state.parse_action(f"illegal {line}")
         except ParlourError:
             return False
-        self._act(penalty)
+        self.table.apply(penalty)
         self._draw(seat)
         self._say(
             f"{reason}: an illegal throw costs 2 drinks and the card goes back to your hand "
@@ -299,7 +295,7 @@ class TerminalGame:
 
     def _beggar_input(self, seat: int, word: str) -> bool:
         if word in ("", "t", "turn", "play"):
-            self._act("play")
+            self.table.apply("play")
             return True
         if word in ("auto", "watch"):
             self.auto.add(seat)
