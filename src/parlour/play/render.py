@@ -22,7 +22,7 @@ from parlour.games.beor.view import BeorView
 from parlour.games.death.notation import Give, Throw
 from parlour.games.death.view import DeathView
 
-__all__ = ["card_text", "log_text", "moves_text", "pretty_action", "screen"]
+__all__ = ["card_text", "log_text", "moves_text", "numbered_moves", "pretty_action", "screen"]
 
 _THEME_STYLE = {"black": "bold", "even": "cyan", "odd": "yellow", "red": "red"}
 
@@ -80,6 +80,12 @@ def moves_text(actions: Sequence[Action]) -> Text:
     return out
 
 
+def numbered_moves(legal: Sequence[Action]) -> list[Action]:
+    """The moves a person picks by number: every legal action but a give, which has a prompt
+    of its own (G5)."""
+    return [a for a in legal if not isinstance(a, Give)]
+
+
 def log_text(events: Sequence[Event]) -> Text:
     """Recent events in plain words, one a line, oldest first."""
     if not events:
@@ -115,7 +121,7 @@ def screen(
     else:  # pragma: no cover - every registered game has a table above
         raise TypeError(f"no table for {type(view).__name__}")
     parts: list[RenderableType] = [body]
-    shown = [a for a in legal if not isinstance(a, Give)]
+    shown = numbered_moves(legal)
     if shown and not isinstance(view, BeggarView):
         parts += [
             Text("Your moves (type the number or the notation):", style="bold"),

@@ -26,12 +26,11 @@ from parlour.core.game import Action, State, seat_name
 from parlour.core.rng import derive_seed
 from parlour.errors import ParlourError
 from parlour.games.beggar.rules import BeggarState
-from parlour.games.death.notation import Give
 from parlour.games.death.rules import DeathState
 from parlour.games.death.view import DeathView
 from parlour.play.beggar import describe_result
 from parlour.play.help import COMMANDS, RULES
-from parlour.play.render import pretty_action, screen
+from parlour.play.render import numbered_moves, pretty_action, screen
 from parlour.play.table import Table
 
 __all__ = ["Reader", "TerminalGame", "default_save_path", "write_record"]
@@ -189,12 +188,9 @@ class TerminalGame:
 
     # -- moves ------------------------------------------------------------------------------
 
-    def _numbered(self, state: State) -> list[Action]:
-        return [a for a in state.legal_actions() if not isinstance(a, Give)]
-
     def _play(self, seat: int, line: str) -> bool:
         state = self.table.state
-        numbered = self._numbered(state)
+        numbered = numbered_moves(state.legal_actions())
         if line.isascii() and line.isdigit():
             k = int(line)
             if not 1 <= k <= len(numbered):
@@ -312,7 +308,7 @@ class TerminalGame:
         agent = make_agent("heuristic", self.table.game)
         rng_seed = derive_seed(self.table.seed, "hint", len(self.table.actions))
         action = agent.choose(state.view(seat), state.legal_actions(), random.Random(rng_seed))
-        numbered = self._numbered(state)
+        numbered = numbered_moves(state.legal_actions())
         number = f" (move {numbered.index(action) + 1})" if action in numbered else ""
         line = Text("The heuristic bot would play ", style="yellow")
         line.append_text(pretty_action(action))
