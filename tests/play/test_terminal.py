@@ -283,3 +283,23 @@ class TestFromTheFirstTrial:
             x for x in out.getvalue().splitlines()[::-1] if x.strip().startswith(name.title())
         )
         assert line.split()[1:3][-1] == move.card.pretty()  # type: ignore[attr-defined]
+
+
+class TestAfterLosing:
+    def test_a_person_out_of_beor_watches_the_bots_finish(self) -> None:
+        """B8: "a losing player surrenders their cards to a scrap pile" and play goes on; the
+        person who lost sees each bot move until the end instead of a silent jump to it."""
+        import random
+
+        g = find_game("beor")
+        table = Table(g, check_seat_specs(g, ["person", "random", "random"]), 8)
+        rng = random.Random(8)
+        while 0 not in table.state.view(0).out:  # type: ignore[attr-defined]
+            table.apply(rng.choice(table.state.legal_actions()))
+        assert not table.state.is_over
+        left = len(table.states)
+        game, script, out = terminal(table, [])
+        assert game.run() == "over" and script.prompts == []  # nothing is asked of him
+        screens = out.getvalue().count("BEOR · 3 players")
+        assert screens == len(table.states) - left + 1  # one a bot move, and the end
+        assert "Player 1 (you): out (B8)" in out.getvalue()

@@ -125,7 +125,8 @@ def _save_table(table: Table, path: str | None) -> None:
 def _play_tables(table: Table, console: Console, save_path: str | None, delay: float | None) -> int:
     """Play ``table`` at the terminal, then more games with the same seats while asked."""
     if delay is None:
-        delay = 0.6 if console.is_terminal and not table.people else 0.0
+        # Bot moves are shown at this pace when nobody at the keyboard has a move to make.
+        delay = 0.6 if console.is_terminal else 0.0
     number = 1
     while True:
         terminal = TerminalGame(table, console, input, save_path=save_path, delay=delay)

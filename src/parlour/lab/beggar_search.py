@@ -98,8 +98,12 @@ class Found:
         return (-int(self.result == "loop"), -self.cards, -self.tricks, self.deal)
 
     def to_json(self) -> dict[str, JSON]:
-        return {"deal": self.deal, "result": self.result, "cards": self.cards,
-                "tricks": self.tricks}
+        return {
+            "deal": self.deal,
+            "result": self.result,
+            "cards": self.cards,
+            "tricks": self.tricks,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,8 +170,13 @@ class SearchState:
         extended = data.get("extended", [])
         if not isinstance(extended, list) or not all(isinstance(d, str) for d in extended):
             raise InvalidOption("extended of the saved search must be a list of deals")
-        return replace(state, deals=deals, next_index=next_index, top=_best(top, state.top_k),
-                       extended=tuple(extended))
+        return replace(
+            state,
+            deals=deals,
+            next_index=next_index,
+            top=_best(top, state.top_k),
+            extended=tuple(extended),
+        )
 
 
 def _field(data: dict[str, object], name: str, kind: type[T], where: str = "") -> T:
@@ -233,11 +242,19 @@ def search_step(
     return _climb_step(state, deals, workers, progress)
 
 
-def _random_batch(state: SearchState, deals: int, workers: int, keep: int,
-                  progress: Callable[[int], None] | None) -> list[Found]:
+def _random_batch(
+    state: SearchState, deals: int, workers: int, keep: int, progress: Callable[[int], None] | None
+) -> list[Found]:
     """The ``keep`` longest of the next ``deals`` deals of the seed's stream."""
-    results = play_random(state.players, deals, state.seed, state.options,
-                          start=state.next_index, workers=workers, progress=progress)
+    results = play_random(
+        state.players,
+        deals,
+        state.seed,
+        state.options,
+        start=state.next_index,
+        workers=workers,
+        progress=progress,
+    )
     score = np.where(results.result == 1, NO_LIMIT, results.cards)
     keep = min(keep, deals)
     picked = np.argpartition(-score, keep - 1)[:keep] if keep < deals else np.arange(deals)
@@ -249,15 +266,21 @@ def _random_batch(state: SearchState, deals: int, workers: int, keep: int,
     return found
 
 
-def _random_step(state: SearchState, deals: int, workers: int,
-                 progress: Callable[[int], None] | None) -> SearchState:
+def _random_step(
+    state: SearchState, deals: int, workers: int, progress: Callable[[int], None] | None
+) -> SearchState:
     found = _random_batch(state, deals, workers, state.top_k, progress)
-    return replace(state, deals=state.deals + deals, next_index=state.next_index + deals,
-                   top=_best([*state.top, *found], state.top_k))
+    return replace(
+        state,
+        deals=state.deals + deals,
+        next_index=state.next_index + deals,
+        top=_best([*state.top, *found], state.top_k),
+    )
 
 
-def _backward_step(state: SearchState, deals: int, workers: int,
-                   progress: Callable[[int], None] | None) -> SearchState:
+def _backward_step(
+    state: SearchState, deals: int, workers: int, progress: Callable[[int], None] | None
+) -> SearchState:
     batch = _random_batch(state, deals, workers, max(state.top_k, SEEDS_PER_STEP), progress)
     done = set(state.extended)
     seeds = [f for f in batch[:SEEDS_PER_STEP] if f.result == "win"]
@@ -268,8 +291,9 @@ def _backward_step(state: SearchState, deals: int, workers: int,
         deal = encode_deals([found.deal]).classes[0]
         rows = np.zeros((8, 52), dtype=np.int8)
         lengths = np.zeros(8, dtype=np.int64)
-        filled = _backward.extend_deal(deal, EXTEND_TRICKS, UNPLAY_BUDGET, UNPLAY_DEPTH, rows,
-                                       lengths)
+        filled = _backward.extend_deal(
+            deal, EXTEND_TRICKS, UNPLAY_BUDGET, UNPLAY_DEPTH, rows, lengths
+        )
         return rows[:filled]
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -283,18 +307,24 @@ def _backward_step(state: SearchState, deals: int, workers: int,
     top = _best(found, state.top_k)
     in_top = {f.deal for f in top}
     extended = tuple(d for d in (*state.extended, *(f.deal for f in seeds)) if d in in_top)
-    return replace(state, deals=state.deals + deals + len(candidates),
-                   next_index=state.next_index + deals, top=top,
-                   extended=tuple(dict.fromkeys(extended)))
+    return replace(
+        state,
+        deals=state.deals + deals + len(candidates),
+        next_index=state.next_index + deals,
+        top=top,
+        extended=tuple(dict.fromkeys(extended)),
+    )
 
 
 def _found(deal: str, results: FastResults, i: int) -> Found:
-    return Found(deal, RESULTS[int(results.result[i])], int(results.cards[i]),
-                 int(results.tricks[i]))
+    return Found(
+        deal, RESULTS[int(results.result[i])], int(results.cards[i]), int(results.tricks[i])
+    )
 
 
-def _climb_step(state: SearchState, deals: int, workers: int,
-                progress: Callable[[int], None] | None) -> SearchState:
+def _climb_step(
+    state: SearchState, deals: int, workers: int, progress: Callable[[int], None] | None
+) -> SearchState:
     typed = _GAME.typed_options(state.options)
     mode = CAPTURE if typed.unpaid_penalty is UnpaidPenalty.CAPTURE else NEXT_PLAYER
     limit = NO_LIMIT if typed.card_limit is None else typed.card_limit
@@ -309,8 +339,9 @@ def _climb_step(state: SearchState, deals: int, workers: int,
         best = np.zeros((count, 52), dtype=np.int8)
         rows = np.zeros((count, 6), dtype=np.int64)
         plays = np.zeros(count, dtype=np.int64)
-        _batch.climb_batch(n, mode, limit, True, state.seed, start, MAX_CLIMB, PATIENCE,
-                           best, rows, plays)
+        _batch.climb_batch(
+            n, mode, limit, True, state.seed, start, MAX_CLIMB, PATIENCE, best, rows, plays
+        )
         return best, rows, plays
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -329,5 +360,6 @@ def _climb_step(state: SearchState, deals: int, workers: int,
                     for rest in futures:
                         rest.cancel()
                     break
-    return replace(state, deals=state.deals + played, next_index=index,
-                   top=_best(found, state.top_k))
+    return replace(
+        state, deals=state.deals + played, next_index=index, top=_best(found, state.top_k)
+    )

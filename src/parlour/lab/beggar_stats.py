@@ -281,8 +281,15 @@ def run_fast_stats(
             if progress is not None:
                 progress(start + done)
 
-        batch = play_random(players, count, seed, typed, start=start,
-                            workers=resolve_workers(workers), progress=report)
+        batch = play_random(
+            players,
+            count,
+            seed,
+            typed,
+            start=start,
+            workers=resolve_workers(workers),
+            progress=report,
+        )
         stats.games += count
         for code, name in enumerate(RESULTS):
             stats.results[name] += int((batch.result == code).sum())

@@ -110,8 +110,8 @@ class TerminalGame:
                             table.bot_move()
                     else:
                         table.bot_move()
-                    if not table.people or len(self.auto) == len(table.people):
-                        self._draw(None)
+                    if self._watching():
+                        self._draw(self.table.people[0] if len(table.people) == 1 else None)
                         if self.delay > 0 and not table.state.is_over:
                             time.sleep(self.delay)
                 self._autosave()
@@ -127,6 +127,16 @@ class TerminalGame:
             return "quit"
         self._show_end()
         return "over"
+
+    def _watching(self) -> bool:
+        """No person has a move left to make: every one is a bot, chose ``auto`` (Beggar) or
+        is out of the game (BEOR, B8), so each bot move is shown as it is played."""
+        state = self.table.state
+        for seat in self.table.people:
+            if seat in self.auto or seat in getattr(state.view(seat), "out", ()):
+                continue
+            return False
+        return True
 
     def _person_turn(self, seat: int) -> None:
         """Read until this person has acted (one action; a give prompt may apply several)."""

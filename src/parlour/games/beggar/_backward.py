@@ -19,8 +19,9 @@ from parlour.games.beggar._engine import NO_LIMIT, trick2
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _trick_ends_at(pile: np.ndarray, start: int, m: int, lead: int, capturer: int,
-                   who: np.ndarray) -> bool:
+def _trick_ends_at(
+    pile: np.ndarray, start: int, m: int, lead: int, capturer: int, who: np.ndarray
+) -> bool:
     """Whether a trick led by ``lead`` turning ``pile[start:start + m]`` in order ends with its
     last card, captured by ``capturer`` (M1, M2); ``who`` gets the seat of each card."""
     p = lead
@@ -43,8 +44,15 @@ def _trick_ends_at(pile: np.ndarray, start: int, m: int, lead: int, capturer: in
 
 
 @njit(cache=True, nogil=True)
-def unplay_search(start: np.ndarray, size0: int, first_lead: int, budget: int, max_depth: int,
-                  found: np.ndarray, extra: np.ndarray) -> int:
+def unplay_search(
+    start: np.ndarray,
+    size0: int,
+    first_lead: int,
+    budget: int,
+    max_depth: int,
+    found: np.ndarray,
+    extra: np.ndarray,
+) -> int:
     """Deals whose game runs into ``deal``'s (26/26 cards, seat 0 leads) after one or more
     tricks, found by unplaying tricks depth first over at most ``budget`` positions and
     ``max_depth`` tricks back. The longest ones go to the rows of ``found``, with the cards and
@@ -132,8 +140,14 @@ def unplay_search(start: np.ndarray, size0: int, first_lead: int, budget: int, m
 
 
 @njit(cache=True, nogil=True)
-def extend_deal(deal: np.ndarray, max_tricks: int, budget: int, max_depth: int,
-                found: np.ndarray, lengths: np.ndarray) -> int:
+def extend_deal(
+    deal: np.ndarray,
+    max_tricks: int,
+    budget: int,
+    max_depth: int,
+    found: np.ndarray,
+    lengths: np.ndarray,
+) -> int:
     """Longer deals that reach a trick-boundary position of ``deal``'s game (two players, 26
     cards each): play the game forward trick by trick (M1-M8) and unplay from each of its first
     ``max_tricks`` boundaries (:func:`unplay_search`). A deal found from a boundary reached

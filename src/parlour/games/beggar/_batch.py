@@ -27,8 +27,16 @@ _S32 = np.uint64(32)
 
 
 @njit(cache=True, nogil=True)
-def play_batch(n: int, mode: int, limit: int, detect: bool, bits: bool, deals: np.ndarray,
-               sizes: np.ndarray, res: np.ndarray) -> None:
+def play_batch(
+    n: int,
+    mode: int,
+    limit: int,
+    detect: bool,
+    bits: bool,
+    deals: np.ndarray,
+    sizes: np.ndarray,
+    res: np.ndarray,
+) -> None:
     """Play the deals in the rows of ``deals`` (52 classes, hands one after another, hand
     sizes in the rows of ``sizes``) into the rows of ``res``. Two players without a card limit
     use the bit planes when ``bits`` is set."""
@@ -38,8 +46,18 @@ def play_batch(n: int, mode: int, limit: int, detect: bool, bits: bool, deals: n
 
 
 @njit(cache=True, nogil=True, inline="always")
-def play_one(n: int, mode: int, limit: int, detect: bool, bits: bool, deal: np.ndarray,
-             sizes: np.ndarray, w8: np.ndarray, w64: np.ndarray, res: np.ndarray) -> None:
+def play_one(
+    n: int,
+    mode: int,
+    limit: int,
+    detect: bool,
+    bits: bool,
+    deal: np.ndarray,
+    sizes: np.ndarray,
+    w8: np.ndarray,
+    w64: np.ndarray,
+    res: np.ndarray,
+) -> None:
     """One deal: on bit planes for two players without a card limit (when ``bits``), else
     card by card."""
     if bits and n == 2 and limit == NO_LIMIT:
@@ -59,8 +77,9 @@ def random_batch(seed: int, start: int, deals: np.ndarray) -> None:
 
 
 @njit(cache=True, nogil=True)
-def play_random_batch(n: int, mode: int, limit: int, detect: bool, seed: int, start: int,
-                      res: np.ndarray) -> None:
+def play_random_batch(
+    n: int, mode: int, limit: int, detect: bool, seed: int, start: int, res: np.ndarray
+) -> None:
     """Play deals ``start``, ``start + 1``, ... of ``seed``'s stream (those of
     :func:`random_batch`) into the rows of ``res``, dealing each as it is played."""
     pos = np.empty(52, np.int8)
@@ -84,9 +103,19 @@ def _score(res: np.ndarray) -> int:
 
 
 @njit(cache=True, nogil=True)
-def climb_batch(n: int, mode: int, limit: int, detect: bool, seed: int, start: int,
-                max_plays: int, patience: int, best: np.ndarray, best_res: np.ndarray,
-                plays: np.ndarray) -> None:
+def climb_batch(
+    n: int,
+    mode: int,
+    limit: int,
+    detect: bool,
+    seed: int,
+    start: int,
+    max_plays: int,
+    patience: int,
+    best: np.ndarray,
+    best_res: np.ndarray,
+    plays: np.ndarray,
+) -> None:
     """Hill climbs ``start``, ``start + 1``, ... of ``seed``, one per row of ``best``.
 
     Climb ``k`` starts from deal ``CLIMB_BASE + k`` of the seed's stream and swaps two cards of

@@ -66,8 +66,9 @@ def planes(deal: np.ndarray, start: int, size: int) -> tuple[int, int, int]:
 
 
 @njit(cache=True, nogil=True)
-def deal_of_planes(xc: int, xu: int, xw: int, lx: int, yc: int, yu: int, yw: int,
-                   ly: int) -> np.ndarray:
+def deal_of_planes(
+    xc: int, xu: int, xw: int, lx: int, yc: int, yu: int, yw: int, ly: int
+) -> np.ndarray:
     """The 52 classes of a two-player deal given as bit planes (seat 0 first)."""
     deal = np.zeros(52, np.int8)
     for j in range(lx):
@@ -97,8 +98,18 @@ def random_planes(seed: int, index: int, pos: np.ndarray) -> tuple[int, int, int
 
 
 @njit(cache=True, nogil=True)
-def play_game2(xc: int, xu: int, xw: int, lx: int, yc: int, yu: int, yw: int, ly: int,
-               detect: bool, res: np.ndarray) -> None:
+def play_game2(
+    xc: int,
+    xu: int,
+    xw: int,
+    lx: int,
+    yc: int,
+    yu: int,
+    yw: int,
+    ly: int,
+    detect: bool,
+    res: np.ndarray,
+) -> None:
     """Play a two-player deal (seat 0's planes, then seat 1's) with no card limit, as
     ``rules.py`` does (M1-M8, M10); ``res`` as in :func:`._engine.play_game`.
 
@@ -196,8 +207,16 @@ def play_game2(xc: int, xu: int, xw: int, lx: int, yc: int, yu: int, yw: int, ly
             break
         if detect:
             # M10: a trick-boundary position seen before repeats forever.
-            if (lx == s_lx and xs == s_xs and xc == s_xc and yc == s_yc and xu == s_xu
-                    and yu == s_yu and xw == s_xw and yw == s_yw):
+            if (
+                lx == s_lx
+                and xs == s_xs
+                and xc == s_xc
+                and yc == s_yc
+                and xu == s_xu
+                and yu == s_yu
+                and xw == s_xw
+                and yw == s_yw
+            ):
                 deal = deal_of_planes(*start)
                 sizes = np.array([start[3], start[7]], np.int64)
                 mu, start_cards, found_cards = loop_start(2, CAPTURE, deal, sizes, lam)

@@ -70,6 +70,7 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
 
+
 @njit(cache=True, nogil=True, inline="always")
 def mix(z: np.uint64) -> np.uint64:
     """The splitmix64 finaliser: a 64-bit value to a well-mixed one."""
@@ -119,7 +120,6 @@ def random_deal_into(seed: int, index: int, pos: np.ndarray, out: np.ndarray) ->
         out[pos[i]] = 1 + (i >> 2)
 
 
-
 @njit(cache=True, nogil=True, inline="always")
 def _load(deal: np.ndarray, sizes: np.ndarray, n: int, w8: np.ndarray, w64: np.ndarray) -> None:
     """M7/M9: the hands of ``deal`` (seat by seat, top card first) into the ring buffers; no
@@ -148,8 +148,9 @@ def _next_seat(outs: int, n: int, seat: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _trick_two(w8: np.ndarray, w64: np.ndarray, lead: int, cards: int, limit: int,
-               stop: bool) -> tuple[int, int, int, int]:
+def _trick_two(
+    w8: np.ndarray, w64: np.ndarray, lead: int, cards: int, limit: int, stop: bool
+) -> tuple[int, int, int, int]:
     """One trick of two players from a trick boundary, as rules.py plays it: the next player is
     always the other one and a player out ends the game (M6), so M4 never arises.
 
@@ -212,9 +213,18 @@ def _trick_two(w8: np.ndarray, w64: np.ndarray, lead: int, cards: int, limit: in
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _trick_many(n: int, mode: int, w8: np.ndarray, w64: np.ndarray, outs: int, n_in: int,
-                lead: int, cards: int, limit: int,
-                stop: bool) -> tuple[int, int, int, int, int, int]:
+def _trick_many(
+    n: int,
+    mode: int,
+    w8: np.ndarray,
+    w64: np.ndarray,
+    outs: int,
+    n_in: int,
+    lead: int,
+    cards: int,
+    limit: int,
+    stop: bool,
+) -> tuple[int, int, int, int, int, int]:
     """One trick of any number of players from a trick boundary, as rules.py plays it.
 
     Returns ``(outcome, seat, outs, players_in, cards, limit)``, outcomes and the card limit
@@ -289,8 +299,9 @@ def _trick_many(n: int, mode: int, w8: np.ndarray, w64: np.ndarray, outs: int, n
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _keep(w8: np.ndarray, w64: np.ndarray, n: int, lead: int, k8: np.ndarray,
-          k64: np.ndarray) -> None:
+def _keep(
+    w8: np.ndarray, w64: np.ndarray, n: int, lead: int, k8: np.ndarray, k64: np.ndarray
+) -> None:
     """M10: keep the trick-boundary position of ``w8``/``w64`` (the hands by class in order,
     and the lead) in the kept-position fields of ``k8``/``k64``."""
     k64[_KEPT] = lead
@@ -327,8 +338,9 @@ def _same(w8: np.ndarray, w64: np.ndarray, n: int, lead: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def loop_start(n: int, mode: int, deal: np.ndarray, sizes: np.ndarray,
-               lam: int) -> tuple[int, int, int]:
+def loop_start(
+    n: int, mode: int, deal: np.ndarray, sizes: np.ndarray, lam: int
+) -> tuple[int, int, int]:
     """M10 figures of a deal whose trick-boundary positions repeat every ``lam`` tricks:
     replay it twice, ``lam`` tricks apart, until the positions meet. Returns the first
     repeated boundary ``mu`` with the cards played by then and by ``mu + lam``."""
@@ -349,7 +361,8 @@ def loop_start(n: int, mode: int, deal: np.ndarray, sizes: np.ndarray,
             _, lead_b, cards_b, _ = _trick_two(b8, b64, lead_b, cards_b, NO_LIMIT, False)
         else:
             _, lead_b, outs_b, in_b, cards_b, _ = _trick_many(
-                n, mode, b8, b64, outs_b, in_b, lead_b, cards_b, NO_LIMIT, False)
+                n, mode, b8, b64, outs_b, in_b, lead_b, cards_b, NO_LIMIT, False
+            )
     mu = 0
     while True:
         _keep(a8, a64, n, lead_a, b8, b64)
@@ -360,15 +373,26 @@ def loop_start(n: int, mode: int, deal: np.ndarray, sizes: np.ndarray,
             _, lead_b, cards_b, _ = _trick_two(b8, b64, lead_b, cards_b, NO_LIMIT, False)
         else:
             _, lead_a, outs_a, in_a, cards_a, _ = _trick_many(
-                n, mode, a8, a64, outs_a, in_a, lead_a, cards_a, NO_LIMIT, False)
+                n, mode, a8, a64, outs_a, in_a, lead_a, cards_a, NO_LIMIT, False
+            )
             _, lead_b, outs_b, in_b, cards_b, _ = _trick_many(
-                n, mode, b8, b64, outs_b, in_b, lead_b, cards_b, NO_LIMIT, False)
+                n, mode, b8, b64, outs_b, in_b, lead_b, cards_b, NO_LIMIT, False
+            )
         mu += 1
 
 
 @njit(cache=True, nogil=True)
-def play_game(n: int, mode: int, limit: int, detect: bool, deal: np.ndarray,
-              sizes: np.ndarray, w8: np.ndarray, w64: np.ndarray, res: np.ndarray) -> None:
+def play_game(
+    n: int,
+    mode: int,
+    limit: int,
+    detect: bool,
+    deal: np.ndarray,
+    sizes: np.ndarray,
+    w8: np.ndarray,
+    w64: np.ndarray,
+    res: np.ndarray,
+) -> None:
     """Play one deal to its end (M6), loop (M10) or card limit (M11).
 
     ``res`` receives ``[result, winners bitmask, cards, tricks, cycle start cards, cycle start
@@ -393,7 +417,8 @@ def play_game(n: int, mode: int, limit: int, detect: bool, deal: np.ndarray,
             outcome, seat, cards, limit = _trick_two(w8, w64, lead, cards, limit, stop)
         else:
             outcome, seat, outs, n_in, cards, limit = _trick_many(
-                n, mode, w8, w64, outs, n_in, lead, cards, limit, stop)
+                n, mode, w8, w64, outs, n_in, lead, cards, limit, stop
+            )
         hit = w64[_HIT] != 0
         if hit and w64[_HIT_TRICKS] < 0:
             # The limit was reached during this trick: the tricks before it count (M8).
@@ -464,8 +489,15 @@ def _take(hb: np.ndarray, tl: np.ndarray, seat: int, pile: np.ndarray, size: int
 
 
 @njit(cache=True, nogil=True)
-def trick2(hb: np.ndarray, hd: np.ndarray, tl: np.ndarray, pile: np.ndarray, lead: int,
-           cards: int, lim: np.ndarray) -> tuple[int, int, int]:
+def trick2(
+    hb: np.ndarray,
+    hd: np.ndarray,
+    tl: np.ndarray,
+    pile: np.ndarray,
+    lead: int,
+    cards: int,
+    lim: np.ndarray,
+) -> tuple[int, int, int]:
     """:func:`_trick_two` on separate arrays, for the backward search of :mod:`._backward`:
     hands as the rows of ``hb`` (4 x 64 rings) with heads ``hd`` and tails ``tl``, and the
     card limit (M11) in ``lim = [limit, stop, hit, cards, -, counts...]``. Returns

@@ -256,8 +256,9 @@ def _check_count(value: object, field: str, *, minimum: int) -> None:
         raise InvalidOption(f"{field} must be a whole number of at least {minimum}, got {value!r}")
 
 
-def _typed(options: Mapping[str, object] | BeggarOptions | None, detect_loops: bool
-           ) -> tuple[int, int]:
+def _typed(
+    options: Mapping[str, object] | BeggarOptions | None, detect_loops: bool
+) -> tuple[int, int]:
     """(M4 mode, card limit) for the kernel. Raises InvalidOption naming the option."""
     typed = options if isinstance(options, BeggarOptions) else _GAME.typed_options(options)
     mode = CAPTURE if typed.unpaid_penalty is UnpaidPenalty.CAPTURE else NEXT_PLAYER
@@ -270,8 +271,9 @@ def _typed(options: Mapping[str, object] | BeggarOptions | None, detect_loops: b
     return mode, min(limit, NO_LIMIT)
 
 
-def _run(count: int, work: Callable[[int, Int64Array], None], workers: int,
-         progress: Progress | None) -> FastResults:
+def _run(
+    count: int, work: Callable[[int, Int64Array], None], workers: int, progress: Progress | None
+) -> FastResults:
     """Fill ``count`` result rows by pieces of :data:`CHUNK` deals on ``workers`` threads;
     ``work(start, rows)`` plays deals ``start ...`` into ``rows``."""
     rows = np.empty((count, 6), dtype=np.int64)
@@ -310,8 +312,9 @@ def play_deals(
         InvalidOption: a bad option or worker count, or no card limit with ``detect_loops``
             off.
     """
-    return _play_deals(deals, options, detect_loops=detect_loops, workers=workers,
-                       progress=progress, bits=True)
+    return _play_deals(
+        deals, options, detect_loops=detect_loops, workers=workers, progress=progress, bits=True
+    )
 
 
 def _play_deals(
@@ -330,8 +333,16 @@ def _play_deals(
 
     def work(start: int, rows: Int64Array) -> None:
         stop = start + len(rows)
-        _batch.play_batch(n, mode, limit, detect_loops, bits, deals.classes[start:stop],
-                          deals.sizes[start:stop], rows)
+        _batch.play_batch(
+            n,
+            mode,
+            limit,
+            detect_loops,
+            bits,
+            deals.classes[start:stop],
+            deals.sizes[start:stop],
+            rows,
+        )
 
     return _run(len(deals), work, workers, progress)
 
