@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from parlour.core.record import Record
-from parlour.games import find_game, replay_json
+from parlour.games import replay_json
 from tests.test_cli import assert_one_line_error, run
 
 
@@ -47,7 +47,8 @@ def test_json_saves_the_record(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     )
     record = Record.from_json(json.loads(path.read_text()))
     assert record.seats == ("heuristic", "ismcts", "ismcts", "ismcts")
-    assert record.game == "death" and find_game("death").new(4, 2).to_move is not None
+    _, states = replay_json(json.loads(path.read_text()))
+    assert record.game == "death" and states[-1].is_over  # the saved game is the whole game
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from parlour.games.beggar._engine import NO_LIMIT, trick2
+from parlour.games.beggar._engine import (
+    _HD,
+    _MASK,
+    _RING,
+    _TL,
+    NO_LIMIT,
+    _load,
+    _trick_two,
+    scratch,
+)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -154,17 +163,8 @@ def extend_deal(
     after ``c`` cards of a game of ``L`` cards plays the cards it puts back and then ``L - c``
     more. The longest (predicted) go to the rows of ``found`` and ``lengths``; returns how many
     rows were filled. The caller plays them forward to confirm (a loop may come first, M10)."""
-    hb = np.zeros((4, 64), np.int8)
-    hd = np.zeros(4, np.int64)
-    tl = np.zeros(4, np.int64)
-    pile = np.zeros(64, np.int8)
-    lim = np.zeros(9, np.int64)
-    lim[0] = NO_LIMIT
-    for j in range(26):
-        hb[0, j] = deal[j]
-        hb[1, j] = deal[26 + j]
-    tl[0] = 26
-    tl[1] = 26
+    w8, w64 = scratch()
+    _load(deal, np.array([26, 26], np.int64), 2, w8, w64)
     starts = np.zeros((max_tricks, 52), np.int8)
     size0 = np.zeros(max_tricks, np.int64)
     leads = np.zeros(max_tricks, np.int64)
@@ -173,15 +173,17 @@ def extend_deal(
     lead = 0
     count = 0
     while count < max_tricks:
-        outcome, seat, cards = trick2(hb, hd, tl, pile, lead, cards, lim)
+        outcome, seat, cards, _ = _trick_two(w8, w64, lead, cards, NO_LIMIT, False)
         if outcome != 0:
             break
         lead = seat
-        k0 = tl[0] - hd[0]
+        h0 = w64[_HD]
+        h1 = w64[_HD + 1]
+        k0 = w64[_TL] - h0
         for j in range(k0):
-            starts[count, j] = hb[0, (hd[0] + j) & 63]
+            starts[count, j] = w8[(h0 + j) & _MASK]
         for j in range(52 - k0):
-            starts[count, k0 + j] = hb[1, (hd[1] + j) & 63]
+            starts[count, k0 + j] = w8[_RING + ((h1 + j) & _MASK)]
         size0[count] = k0
         leads[count] = lead
         at[count] = cards
@@ -189,7 +191,7 @@ def extend_deal(
     if count == max_tricks:
         # The game goes on past the boundaries unplayed from: its length is still to come.
         while True:
-            outcome, seat, cards = trick2(hb, hd, tl, pile, lead, cards, lim)
+            outcome, seat, cards, _ = _trick_two(w8, w64, lead, cards, NO_LIMIT, False)
             if outcome != 0:
                 break
             lead = seat
