@@ -1,9 +1,17 @@
 """The error types of Parlour. All are ``ValueError``s whose message names the input, the rule
-or field, and the position, in one line that can be shown to a person as it is."""
+or field, and the position, in one line that can be shown to a person as it is.
+
+Each type has a stable ``code`` that a client (a server's protocol, a script) can tell apart
+without reading the message: ``bad_notation``, ``illegal``, ``not_your_turn``, ``game_over``,
+``bad_record``, ``bad_option``.
+"""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 __all__ = [
+    "ERROR_CODES",
     "GameOver",
     "IllegalAction",
     "InvalidNotation",
@@ -17,26 +25,48 @@ __all__ = [
 class ParlourError(ValueError):
     """Base class: a one-line message for a person."""
 
+    code: ClassVar[str] = "error"
+
 
 class InvalidNotation(ParlourError):
     """Text that is not a card, action, deal or position in the game's notation."""
+
+    code: ClassVar[str] = "bad_notation"
 
 
 class IllegalAction(ParlourError):
     """A well-formed action that the rules forbid here; the message names the rule."""
 
+    code: ClassVar[str] = "illegal"
+
 
 class NotYourTurn(IllegalAction):
     """An action for a seat that is not to move."""
+
+    code: ClassVar[str] = "not_your_turn"
 
 
 class GameOver(IllegalAction):
     """An action after the game has ended."""
 
+    code: ClassVar[str] = "game_over"
+
 
 class InvalidRecord(ParlourError):
-    """A game record that cannot be replayed: the message names the field or action index."""
+    """A game record (or a state or view in JSON) that cannot be read or replayed: the message
+    names the field or action index."""
+
+    code: ClassVar[str] = "bad_record"
 
 
 class InvalidOption(ParlourError):
     """An unknown game option or a value outside its schema."""
+
+    code: ClassVar[str] = "bad_option"
+
+
+ERROR_CODES: tuple[str, ...] = tuple(
+    e.code
+    for e in (InvalidNotation, IllegalAction, NotYourTurn, GameOver, InvalidRecord, InvalidOption)
+)
+"""Every stable error code, as a protocol may list them."""

@@ -119,7 +119,7 @@ RULINGS_LINE = "rulings: see the README section 'Rulings and options'"
 def options_epilog(game: Game, *, rulings: bool = True) -> str:
     """The game's options with their defaults and rulings, for a command's ``--help``."""
     lines = [f"options of {game.title} (--options NAME=VALUE):"]
-    for spec in game.option_specs:
+    for spec in game.info.options:
         ruling = f" [{spec.ruling}]" if spec.ruling else ""
         lines.append(f"  {spec.describe()}{ruling}: {spec.help}")
     if rulings:

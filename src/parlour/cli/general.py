@@ -38,8 +38,8 @@ def _cmd_games(args: argparse.Namespace) -> int:
         {
             "name": g.name,
             "title": g.title,
-            "min_players": g.min_players,
-            "max_players": g.max_players,
+            "min_players": g.info.min_players,
+            "max_players": g.info.max_players,
             "options": [
                 {
                     "name": s.name,
@@ -49,7 +49,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
                     "ruling": s.ruling,
                     "help": s.help,
                 }
-                for s in g.option_specs
+                for s in g.info.options
             ],
         }
         for g in GAMES.values()
@@ -61,8 +61,8 @@ def _cmd_games(args: argparse.Namespace) -> int:
     for column in ("game", "name", "players", "options"):
         table.add_column(column, overflow="fold")
     for g in GAMES.values():
-        options = "\n".join(f"{s.describe()} [{s.ruling}]" for s in g.option_specs)
-        table.add_row(g.title, g.name, f"{g.min_players}-{g.max_players}", options)
+        options = "\n".join(f"{s.describe()} [{s.ruling}]" for s in g.info.options)
+        table.add_row(g.title, g.name, f"{g.info.min_players}-{g.info.max_players}", options)
     Console().print(table)
     return 0
 

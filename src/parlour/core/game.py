@@ -1,37 +1,43 @@
 """The contract every game implements (ARCHITECTURE.md, "The contract").
 
-A :class:`Game` holds static facts and makes states; a :class:`State` is immutable, and
-:meth:`State.apply` returns a new one after checking legality itself; a :class:`View` is what one
-seat may know; :meth:`Game.sample` builds a full state consistent with a view, so agents, which
-only ever see views, cannot cheat. The base classes handle the edge cases (game over, not your
-turn, text matched against the legal actions); a game implements only the in-progress case.
+A :class:`Game` holds static facts (:class:`~parlour.core.info.GameInfo`), makes states, and
+codes actions as integers; a :class:`State` is immutable, and :meth:`State.apply` returns a new
+one after checking legality itself; a :class:`View` is what one seat may know; :meth:`Game.sample`
+builds a full state consistent with a view, so agents, which only ever see views, cannot cheat.
+The base classes handle the edge cases (game over, not your turn, text matched against the legal
+actions, the per-seat log, table entries' checks); a game implements only the in-progress case.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self, TypeAlias
+from typing import ClassVar, Protocol, Self
 
-from parlour.core.options import OptionSpec, OptionValue, validate_options
+from parlour.core.info import GameInfo
+from parlour.core.log import JSON, Event, LogEntry, Step
+from parlour.core.options import OptionValue, validate_options
 from parlour.errors import GameOver, IllegalAction, InvalidNotation, InvalidOption, NotYourTurn
 
 __all__ = [
+    "FORMAT",
     "JSON",
     "Action",
     "Agent",
     "Event",
     "Game",
+    "GameInfo",
+    "LogEntry",
     "Outcome",
     "State",
     "View",
     "seat_name",
 ]
 
-JSON: TypeAlias = Any
-"""A JSON-serialisable value (dict, list, str, int, float, bool or None)."""
+FORMAT = 1
+"""The ``"format"`` of every JSON document Parlour writes (records, states, views)."""
 
 
 def seat_name(seat: int) -> str:
@@ -43,26 +49,6 @@ class Action:
     """Base of every game's actions: frozen, hashable, and ``str()`` is the canonical notation."""
 
     __slots__ = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """What an action did, for people (``text``, plain words) and machines (``kind``, ``data``).
-
-    ``audience`` is ``None`` for a public event, otherwise the seats allowed to see it; views
-    and logs show a seat only the events it may see.
-    """
-
-    kind: str
-    text: str
-    data: Mapping[str, JSON] = field(default_factory=dict)
-    audience: frozenset[int] | None = None
-
-    def is_visible_to(self, seat: int | None) -> bool:
-        return self.audience is None or (seat is not None and seat in self.audience)
-
-    def to_json(self) -> dict[str, JSON]:
-        return {"kind": self.kind, "text": self.text, **self.data}
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,21 +81,32 @@ class Outcome:
 
 
 class View(ABC):
-    """What one seat (or a spectator, ``seat is None``) may know. Equal views compare equal."""
+    """What one seat (or a spectator, ``seat is None``) may know. Equal views compare equal.
+
+    A view holds plain values only, never a reference to the state it came from, so nothing
+    hidden from its seat is reachable from it."""
 
     seat: int | None
 
     @abstractmethod
     def to_json(self) -> dict[str, JSON]:
-        """The view as JSON; it holds nothing hidden from its seat."""
+        """The view as JSON with ``"format"``; it holds nothing hidden from its seat, and
+        :meth:`Game.view_from_json` rebuilds an equal view from it."""
 
 
 class State(ABC):
-    """An immutable game position. Subclasses implement the ``_`` hooks for play in progress."""
+    """An immutable game position. Subclasses implement the ``_`` hooks for play in progress.
 
-    __slots__ = ()
+    Every state made by :meth:`apply` or :meth:`apply_table` remembers the state it came from
+    and the step that made it, so :meth:`log` can tell each seat the game so far; a state made
+    by :meth:`Game.new`, :meth:`Game.sample` or :meth:`Game.state_from_json` starts a log."""
+
+    __slots__ = ("_entries", "_parent", "_step")
 
     game: ClassVar[Game]
+    _parent: State
+    _step: Step
+    _entries: dict[int | None, LogEntry]
 
     @property
     @abstractmethod
@@ -133,7 +130,8 @@ class State(ABC):
     @property
     @abstractmethod
     def events(self) -> tuple[Event, ...]:
-        """What the action that made this state did (empty for a new game)."""
+        """What the step that made this state did (for a new game: what the deal did), each
+        private event carrying its public telling (:class:`~parlour.core.log.Event`)."""
 
     @abstractmethod
     def _legal_actions(self) -> tuple[Action, ...]:
@@ -153,8 +151,10 @@ class State(ABC):
 
     def _check_seat(self, seat: int | None) -> None:
         """Views are for seats 0..n-1 or a spectator (``None``); InvalidOption otherwise."""
-        if seat is not None and not 0 <= seat < self.players:
-            raise InvalidOption(f"seat must be 0 to {self.players - 1}, got {seat}")
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players
+        ):
+            raise InvalidOption(f"seat must be 0 to {self.players - 1}, got {seat!r}")
 
     @abstractmethod
     def view(self, seat: int | None) -> View:
@@ -162,22 +162,39 @@ class State(ABC):
 
     @abstractmethod
     def to_json(self) -> dict[str, JSON]:
-        """The full state, hidden cards included (for records, tests and ``parlour replay``)."""
+        """The full position with ``"format"``, hidden cards included, and everything needed to
+        go on exactly as this state would (:meth:`Game.state_from_json` rebuilds it). The log
+        is history, not position: records carry it."""
 
     @abstractmethod
     def hidden_from(self, seat: int | None) -> frozenset[str]:
-        """The canonical notation of every card ``seat`` cannot see (``None``: a spectator).
+        """The canonical notation of every card the rules keep hidden from ``seat`` now
+        (``None``: a spectator), and nothing the rules have made public.
 
-        Leak tests check that none of them appears in the seat's view or events, and servers
-        may use it to check what they send."""
+        Leak tests check that none of them appears in the seat's view, log or JSON, and
+        servers may use it to check what they send."""
+
+    # -- actions ----------------------------------------------------------------------------
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions, in a fixed order; empty once the game is over."""
         return () if self.is_over else self._legal_actions()
 
+    def legal_action_ids(self) -> tuple[int, ...]:
+        """The legal actions' integer ids (:meth:`Game.action_id`), sorted."""
+        code = self.game.action_id
+        return tuple(sorted(code(a) for a in self.legal_actions()))
+
+    def legal_mask(self) -> list[int]:
+        """One entry per action id: 1 where the action is legal here, else 0."""
+        mask = [0] * self.game.info.num_distinct_actions
+        for i in self.legal_action_ids():
+            mask[i] = 1
+        return mask
+
     def _parse(self, text: str) -> Action | None:
         """The action ``text`` names, legal or not, or None. The default matches the text
-        against the legal actions; games with a notation parse it (and may raise
+        against the legal actions; games with a notation parse it (and raise
         :class:`InvalidNotation` naming the part at fault)."""
         wanted = text.strip().lower()
         for action in self._legal_actions():
@@ -190,14 +207,13 @@ class State(ABC):
 
         Raises:
             GameOver: the game has ended.
-            IllegalAction: the text names no legal action; the message names the rule.
+            InvalidNotation: the text is not an action in the game's notation.
+            IllegalAction: the text names an action the rules forbid here; the message names
+                the rule.
         """
         if self.is_over:
             raise GameOver(f"the game is over: {text.strip()!r} cannot be played")
-        try:
-            action = self._parse(text)
-        except InvalidNotation as err:
-            raise IllegalAction(str(err)) from None
+        action = self._parse(text)
         if action is not None and self._is_legal(action):
             return action
         raise IllegalAction(self._refusal(text.strip()))
@@ -208,45 +224,155 @@ class State(ABC):
         Raises:
             GameOver: the game has ended.
             NotYourTurn: ``seat`` is given and is not the seat to move.
+            InvalidNotation: ``action`` is text that is not in the game's notation.
             IllegalAction: the action is not legal here; the message names the rule.
         """
         if self.is_over:
             raise GameOver(f"the game is over: {str(action)!r} cannot be played")
-        if seat is not None and seat != self.to_move:
-            mover = "nobody" if self.to_move is None else seat_name(self.to_move)
-            raise NotYourTurn(f"it is {mover}'s turn, not {seat_name(seat)}'s")
+        mover = self.to_move
+        if seat is not None and seat != mover:
+            who = "nobody" if mover is None else seat_name(mover)
+            raise NotYourTurn(f"it is {who}'s turn, not {seat_name(seat)}'s")
         if isinstance(action, str):
             action = self.parse_action(action)
         elif not self._is_legal(action):
             raise IllegalAction(self._refusal(str(action)))
-        return self._apply(action)
+        nxt = self._apply(action)
+        nxt._parent = self
+        nxt._step = Step("action", mover, str(action), self.log_length())
+        return nxt
+
+    def apply_id(self, action_id: int, *, seat: int | None = None) -> Self:
+        """The state after the action with integer id ``action_id`` (:meth:`Game.action_id`)."""
+        return self.apply(self.game.action_from_id(action_id), seat=seat)
+
+    # -- table entries ------------------------------------------------------------------------
+
+    def apply_table(self, text: str, *, by: int | None = None, votes: Iterable[int] = ()) -> Self:
+        """The state after a table entry (the Game of Death's penalties, G13): something the
+        table decides, made by seat ``by`` (``None``: a referee) with the seats in ``votes``
+        voting for it, outside the turn order and outside :meth:`legal_actions`.
+
+        Raises:
+            InvalidOption: ``by`` or a vote is not a seat.
+            InvalidNotation: the text is not a table entry of this game.
+            IllegalAction: the rules refuse the entry here; the message names the rule.
+        """
+        self._check_seat(by)
+        voters = frozenset(votes)
+        for voter in voters:
+            self._check_seat(voter)
+        canonical, nxt = self._table_entry(text.strip(), by, voters)
+        nxt._parent = self
+        nxt._step = Step("table", by, canonical, self.log_length())
+        return nxt
+
+    def _table_entry(self, text: str, by: int | None, votes: frozenset[int]) -> tuple[str, Self]:
+        """A game with table entries parses and checks ``text`` and returns its canonical
+        notation and the state after it. Games without any refuse every entry."""
+        raise IllegalAction(f"{self.game.info.title} has no table entries")
+
+    # -- the log ------------------------------------------------------------------------------
+
+    @property
+    def step(self) -> Step | None:
+        """The step that made this state from the one before it; ``None`` at the start."""
+        try:
+            return self._step
+        except AttributeError:
+            return None
+
+    @property
+    def previous(self) -> State | None:
+        """The state this one was made from by :attr:`step`; ``None`` at the start."""
+        try:
+            return self._parent
+        except AttributeError:
+            return None
+
+    def _entry(self, seat: int | None) -> LogEntry:
+        """This state's own log entry for ``seat``, made once and kept."""
+        try:
+            cache = self._entries
+        except AttributeError:
+            cache = {}
+            self._entries = cache
+        entry = cache.get(seat)
+        if entry is None:
+            step = self.step
+            shown = (e.for_seat(seat) for e in self.events)
+            entry = LogEntry(
+                0 if step is None else step.index,
+                "deal" if step is None else step.kind,
+                None if step is None else step.seat,
+                None if step is None else step.text,
+                tuple(e for e in shown if e is not None),
+            )
+            cache[seat] = entry
+        return entry
+
+    def log_length(self) -> int:
+        """How many entries :meth:`log` has: one for the start, one per step since."""
+        step = self.step
+        return 1 if step is None else step.index + 1
+
+    def log(self, seat: int | None, since: int = 0) -> tuple[LogEntry, ...]:
+        """Every step so far as ``seat`` may see it (``None``: a spectator), oldest first,
+        from entry ``since`` on. Each state makes its own entry once, so asking for the
+        entries since the last one shown costs only the new ones.
+
+        Raises:
+            InvalidOption: ``seat`` is not a seat of this game, or ``since`` is negative.
+        """
+        self._check_seat(seat)
+        if isinstance(since, bool) or not isinstance(since, int) or since < 0:
+            raise InvalidOption(f"since must be a whole number of at least 0, got {since!r}")
+        wanted = self.log_length() - since
+        chain: list[State] = []
+        state: State | None = self
+        while state is not None and len(chain) < wanted:
+            chain.append(state)
+            state = state.previous
+        return tuple(s._entry(seat) for s in reversed(chain))
+
+    def tail(self, seat: int | None, count: int) -> tuple[LogEntry, ...]:
+        """The last ``count`` entries of :meth:`log` for ``seat``, at a cost of ``count``."""
+        self._check_seat(seat)
+        return self.log(seat, max(0, self.log_length() - max(0, count)))
 
 
 class Game(ABC):
-    """Static facts about a game and the factory of its states."""
+    """Static facts about a game (:attr:`info`), the factory of its states and its codecs."""
 
-    name: ClassVar[str]
-    title: ClassVar[str]
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
-    option_specs: ClassVar[tuple[OptionSpec, ...]]
+    info: ClassVar[GameInfo]
+
+    @property
+    def name(self) -> str:
+        """The canonical name (``info.name``)."""
+        return self.info.name
+
+    @property
+    def title(self) -> str:
+        """The name people read (``info.title``)."""
+        return self.info.title
 
     def check_players(self, players: object) -> int:
         """``players`` as an int within the game's range, or :class:`InvalidOption`."""
+        info = self.info
         if (
             isinstance(players, bool)
             or not isinstance(players, int)
-            or not self.min_players <= players <= self.max_players
+            or not info.min_players <= players <= info.max_players
         ):
             raise InvalidOption(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, "
+                f"{info.title} is for {info.min_players} to {info.max_players} players, "
                 f"got {players!r}"
             )
         return players
 
     def options(self, given: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
         """All options with defaults filled in; raises :class:`InvalidOption` naming the option."""
-        return validate_options(self.name, self.option_specs, given)
+        return validate_options(self.info.name, self.info.options, given)
 
     @abstractmethod
     def new(
@@ -261,6 +387,61 @@ class Game(ABC):
     @abstractmethod
     def sample(self, view: View, rng: random.Random) -> State:
         """A full state with ``sample(v, rng).view(v.seat) == v`` (determinization)."""
+
+    # -- the integer action codec (OpenSpiel style) --------------------------------------------
+
+    def action_id(self, action: Action) -> int:
+        """The integer ``0 .. info.num_distinct_actions - 1`` of ``action``; the same action
+        has the same id in every state.
+
+        Raises:
+            InvalidNotation: ``action`` is not an action of this game.
+        """
+        raise NotImplementedError("action_id")  # until every game implements it
+
+    def action_from_id(self, action_id: int) -> Action:
+        """The action with integer id ``action_id``; ``action_id(action_from_id(i)) == i``.
+
+        Raises:
+            InvalidNotation: ``action_id`` is outside ``0 .. info.num_distinct_actions - 1``.
+        """
+        raise NotImplementedError("action_from_id")  # until every game implements it
+
+    def _check_action_id(self, action_id: object) -> int:
+        """``action_id`` as an int in range, or :class:`InvalidNotation` naming the range."""
+        n = self.info.num_distinct_actions
+        if isinstance(action_id, bool) or not isinstance(action_id, int) or not 0 <= action_id < n:
+            raise InvalidNotation(
+                f"an action id of {self.info.title} is a whole number from 0 to {n - 1}, "
+                f"got {action_id!r}"
+            )
+        return action_id
+
+    # -- JSON round trips -------------------------------------------------------------------------
+
+    def state_from_json(self, obj: object) -> State:
+        """The state that ``State.to_json`` wrote: equal JSON, and it plays on exactly alike.
+
+        Raises:
+            InvalidRecord: naming the field that is missing or wrong.
+        """
+        raise NotImplementedError("state_from_json")  # until every game implements it
+
+    def view_from_json(self, obj: object) -> View:
+        """The view that ``View.to_json`` wrote: an equal view.
+
+        Raises:
+            InvalidRecord: naming the field that is missing or wrong.
+        """
+        raise NotImplementedError("view_from_json")  # until every game implements it
+
+    def upgrade_record_actions(
+        self, actions: tuple[str, ...]
+    ) -> tuple[tuple[str, ...], tuple[tuple[int, str, int | None], ...]]:
+        """Records written before table entries existed may hold them among the actions: a
+        game with table entries splits them out as ``(at, text, by)`` (``at``: the number of
+        player actions before the entry). Other games keep the actions as they are."""
+        return actions, ()
 
 
 class Agent(Protocol):

@@ -1,25 +1,95 @@
 """Game records and replay.
 
-A record is ``{"game", "players", "seed", "options", "deal"?, "actions", "seats"?}`` as JSON: how
-games are saved, shared and used as test fixtures. ``seats`` (optional) says who sat where when the
-game was played at the terminal (``person`` or a bot's spec), so ``parlour play --resume`` can
-seat everyone again; the rules never read it. :func:`replay` rebuilds every state; the same record
-gives the same states and events on any machine.
+A record is ``{"format", "game", "players", "seed", "options", "deal"?, "actions", "table"?,
+"seats"?}`` as JSON: how games are saved, shared and used as test fixtures.
+
+- ``actions`` are the players' actions in order, in the game's notation.
+- ``table`` (optional) lists table entries, things the table decides outside the turn order
+  (the Game of Death's penalties, G13): ``{"at", "entry", "by", "votes"}`` with ``at`` the
+  number of actions played before it, ``by`` the seat that made it (``null``: a referee) and
+  ``votes`` the seats that voted for it.
+- ``seats`` (optional) says who sat where when the game was played at the terminal (``person``
+  or a bot's spec), so ``parlour play --resume`` can seat everyone again; the rules never read it.
+
+:func:`replay` rebuilds every state; the same record gives the same states and events on any
+machine. Records written before ``format`` existed are read as format 1.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
-from parlour.core.game import JSON, Game, State
+from parlour.core.game import FORMAT, JSON, Game, State
 from parlour.core.rng import check_seed
 from parlour.errors import InvalidRecord, ParlourError
 
-__all__ = ["Record", "replay"]
+__all__ = ["Record", "TableEntry", "check_format", "replay"]
 
-_FIELDS = ("game", "players", "seed", "options", "deal", "actions", "seats")
+_FIELDS = ("format", "game", "players", "seed", "options", "deal", "actions", "table", "seats")
+
+
+def check_format(obj: object, what: str) -> dict[str, Any]:
+    """``obj`` as a JSON object whose ``"format"`` (when present) is one Parlour reads.
+
+    Raises:
+        InvalidRecord: ``obj`` is not an object, or has a format this version cannot read.
+    """
+    if not isinstance(obj, dict):
+        raise InvalidRecord(f"a {what} is a JSON object, got {type(obj).__name__}")
+    version = obj.get("format", FORMAT)
+    if isinstance(version, bool) or version != FORMAT:
+        raise InvalidRecord(f"{what} field 'format' must be {FORMAT}, got {version!r}")
+    return obj
+
+
+def _seat_or_none(value: object, players: int, where: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        raise InvalidRecord(
+            f"{where} must be a seat from 0 to {players - 1} or null, got {value!r}"
+        )
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class TableEntry:
+    """A table entry in a record: made after ``at`` actions by seat ``by`` (``None``: a
+    referee), with the seats in ``votes`` voting for it."""
+
+    at: int
+    entry: str
+    by: int | None = None
+    votes: tuple[int, ...] = ()
+
+    @classmethod
+    def from_json(cls, obj: object, index: int, players: int, actions: int) -> TableEntry:
+        where = f"record field 'table' entry {index}"
+        if not isinstance(obj, dict) or not isinstance(obj.get("entry"), str):
+            raise InvalidRecord(f"{where} must be an object with 'at' and 'entry'")
+        unknown = sorted(set(obj) - {"at", "entry", "by", "votes"})
+        if unknown:
+            raise InvalidRecord(f"{where} has unknown field {unknown[0]!r}")
+        at = obj.get("at")
+        if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= actions:
+            raise InvalidRecord(f"{where} field 'at' must be 0 to {actions}, got {at!r}")
+        by = _seat_or_none(obj.get("by"), players, f"{where} field 'by'")
+        votes = obj.get("votes", [])
+        if not isinstance(votes, list):
+            raise InvalidRecord(f"{where} field 'votes' must be a list of seats")
+        seats: set[int] = set()
+        for vote in votes:
+            seat = _seat_or_none(vote, players, f"{where} vote")
+            if seat is None or seat in seats:
+                raise InvalidRecord(f"{where} field 'votes' must list seats, each once")
+            seats.add(seat)
+        return cls(at, obj["entry"], by, tuple(sorted(seats)))
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"at": self.at, "entry": self.entry, "by": self.by, "votes": list(self.votes)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +103,7 @@ class Record:
     deal: JSON = None
     actions: tuple[str, ...] = ()
     seats: tuple[str, ...] | None = None
+    table: tuple[TableEntry, ...] = ()
 
     @classmethod
     def from_json(cls, obj: object) -> Record:
@@ -43,6 +114,7 @@ class Record:
         """
         if not isinstance(obj, dict):
             raise InvalidRecord("a record is a JSON object with game, players, seed and actions")
+        check_format(obj, "record")
         unknown = sorted(set(obj) - set(_FIELDS))
         if unknown:
             raise InvalidRecord(f"record has unknown field {unknown[0]!r}; fields: {_FIELDS}")
@@ -57,7 +129,7 @@ class Record:
         )
         if not isinstance(game, str):
             raise InvalidRecord(f"record field 'game' must be a string, got {game!r}")
-        if isinstance(players, bool) or not isinstance(players, int):
+        if isinstance(players, bool) or not isinstance(players, int) or players < 1:
             raise InvalidRecord(f"record field 'players' must be a whole number, got {players!r}")
         try:
             seed = check_seed(obj["seed"])
@@ -67,6 +139,14 @@ class Record:
             raise InvalidRecord(f"record field 'options' must be an object, got {options!r}")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise InvalidRecord("record field 'actions' must be a list of action strings")
+        table = obj.get("table") or []
+        if not isinstance(table, list):
+            raise InvalidRecord("record field 'table' must be a list of table entries")
+        entries = tuple(
+            TableEntry.from_json(t, k, players, len(actions)) for k, t in enumerate(table)
+        )
+        if any(a.at > b.at for a, b in pairwise(entries)):
+            raise InvalidRecord("record field 'table' must list entries in the order made")
         seats = obj.get("seats")
         if seats is not None and (
             not isinstance(seats, list)
@@ -85,10 +165,12 @@ class Record:
             obj.get("deal"),
             tuple(actions),
             None if seats is None else tuple(seats),
+            entries,
         )
 
     def to_json(self) -> dict[str, JSON]:
         out: dict[str, Any] = {
+            "format": FORMAT,
             "game": self.game,
             "players": self.players,
             "seed": self.seed,
@@ -97,29 +179,72 @@ class Record:
         if self.deal is not None:
             out["deal"] = self.deal
         out["actions"] = list(self.actions)
+        if self.table:
+            out["table"] = [t.to_json() for t in self.table]
         if self.seats is not None:
             out["seats"] = list(self.seats)
         return out
 
+    def upgraded(self, game: Game) -> Record:
+        """This record with table entries that an older record kept among its actions moved
+        to ``table`` (:meth:`Game.upgrade_record_actions`)."""
+        actions, moved = game.upgrade_record_actions(self.actions)
+        if not moved:
+            return self
+        entries = sorted(
+            [*self.table, *(TableEntry(at, text, by) for at, text, by in moved)],
+            key=lambda t: t.at,
+        )
+        return Record(
+            self.game,
+            self.players,
+            self.seed,
+            self.options,
+            self.deal,
+            actions,
+            self.seats,
+            tuple(entries),
+        )
+
 
 def replay(record: Record, game: Game) -> tuple[State, ...]:
-    """Every state of the recorded game: the new game, then one per action.
+    """Every state of the recorded game: the new game, then one per step (each action, and
+    each table entry where it was made). Records of the old form are upgraded first
+    (:meth:`Record.upgraded`).
 
     Raises:
-        InvalidRecord: the players, options or deal are refused by the game, or an action is
-            illegal; the message names the field, or the action's index, text and reason.
+        InvalidRecord: the players, options or deal are refused by the game, or an action or
+            table entry is refused; the message names the field, or the index, text and reason.
     """
     if record.game != game.name:
         raise InvalidRecord(f"record is for {record.game!r}, not {game.name!r}")
+    record = record.upgraded(game)
     try:
         state = game.new(record.players, record.seed, record.options, record.deal)
     except ParlourError as err:
         raise InvalidRecord(f"record cannot start: {err}") from None
     states = [state]
+    pending = list(record.table)
+
+    def table_until(played: int) -> None:
+        nonlocal state
+        while pending and pending[0].at == played:
+            entry = pending.pop(0)
+            index = len(record.table) - len(pending) - 1
+            try:
+                state = state.apply_table(entry.entry, by=entry.by, votes=entry.votes)
+            except ParlourError as err:
+                raise InvalidRecord(
+                    f"table entry {index} {entry.entry!r} is refused: {err}"
+                ) from None
+            states.append(state)
+
     for index, text in enumerate(record.actions):
+        table_until(index)
         try:
             state = state.apply(text)
         except ParlourError as err:
             raise InvalidRecord(f"action {index} {text!r} is illegal: {err}") from None
         states.append(state)
+    table_until(len(record.actions))
     return tuple(states)

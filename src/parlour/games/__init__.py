@@ -18,22 +18,17 @@ __all__ = ["GAMES", "find_game", "replay_json"]
 GAMES: Mapping[str, Game] = MappingProxyType(
     {g.name: g for g in (BeggarGame(), BeorGame(), DeathGame())}
 )
-_ALIASES = {
-    "beggar-my-neighbour": "beggar",
-    "beggar-my-neighbor": "beggar",
-    "bmn": "beggar",
-    "game-of-death": "death",
-    "beckers-game-of-death": "death",
-}
+_BY_NAME: Mapping[str, Game] = MappingProxyType(
+    {name: g for g in GAMES.values() for name in g.info.names}
+)
 
 
 def find_game(name: str) -> Game:
     """The game called ``name`` (or one of its aliases), or :class:`InvalidRecord` listing them."""
-    key = name.strip().lower()
-    key = _ALIASES.get(key, key)
-    if key not in GAMES:
+    game = _BY_NAME.get(name.strip().lower())
+    if game is None:
         raise InvalidRecord(f"unknown game {name!r}; the games are: {', '.join(GAMES)}")
-    return GAMES[key]
+    return game
 
 
 def replay_json(obj: object) -> tuple[Record, tuple[State, ...]]:

@@ -74,14 +74,14 @@ def ask_menu(read: Reader, console: Console, game: Game | None = None) -> Choice
     if game is None:
         games = [GAMES[name] for name in _ORDER]
         for k, g in enumerate(games, 1):
-            console.print(f"  {k}) {g.title} ({g.min_players}-{g.max_players} players)")
+            console.print(f"  {k}) {g.title} ({g.info.min_players}-{g.info.max_players} players)")
         game = _ask_game(read, console, games)
     players = _ask_number(
         read,
         console,
-        f"How many players ({game.min_players}-{game.max_players})?",
-        game.min_players,
-        game.max_players,
+        f"How many players ({game.info.min_players}-{game.info.max_players})?",
+        game.info.min_players,
+        game.info.max_players,
         _DEFAULT_PLAYERS[game.name],
     )
     people = _ask_number(

@@ -13,7 +13,7 @@ from itertools import pairwise
 
 import pytest
 
-from parlour.errors import GameOver, IllegalAction, InvalidOption, ParlourError
+from parlour.errors import GameOver, IllegalAction, InvalidNotation, InvalidOption, ParlourError
 
 from .rules_text_helpers import (
     ENDING5_ACTIONS,
@@ -106,9 +106,11 @@ class TestDoh:
         """ "Telling someone to drink the wrong number of drinks." -- a give of more than is
         owed, of none, or to nobody at the table is refused."""
         state = swept("QS", "3H", "4H").apply("QS")
-        for wrong in ("give 7>P2", "give 0>P2", "give 2>P4"):
+        for wrong in ("give 7>P2", "give 2>P4"):
             with pytest.raises(IllegalAction):
                 state.apply(wrong)
+        with pytest.raises(InvalidNotation, match="count from 1"):
+            state.apply("give 0>P2")
 
 
 class TestEndingTheGame:

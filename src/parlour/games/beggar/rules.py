@@ -21,7 +21,7 @@ from enum import Enum
 from typing import ClassVar, Self
 
 from parlour.cards import Card, deck52
-from parlour.core.game import JSON, Action, Event, Game, Outcome, State, View, seat_name
+from parlour.core.game import JSON, Action, Event, Game, GameInfo, Outcome, State, View, seat_name
 from parlour.core.options import OptionSpec
 from parlour.core.rng import check_seed, make_rng
 from parlour.errors import InvalidNotation
@@ -621,29 +621,38 @@ class BeggarView(View):
 class BeggarGame(Game):
     """Beggar-My-Neighbour for 2 to 4 players (rulings M1-M11)."""
 
-    name: ClassVar[str] = "beggar"
-    title: ClassVar[str] = "Beggar-My-Neighbour"
-    min_players: ClassVar[int] = MIN_PLAYERS
-    max_players: ClassVar[int] = MAX_PLAYERS
-    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec(
-            "unpaid_penalty",
-            "choice",
-            UnpaidPenalty.CAPTURE.value,
-            "when a payer runs out mid-payment: the court-card player captures (capture) or "
-            "the next player still in pays the rest (next_player)",
-            choices=tuple(p.value for p in UnpaidPenalty),
-            ruling="M4",
+    info: ClassVar[GameInfo] = GameInfo(
+        name="beggar",
+        title="Beggar-My-Neighbour",
+        aliases=("beggar-my-neighbour", "beggar-my-neighbor", "bmn"),
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        default_players=2,
+        decisions=False,
+        options=(
+            OptionSpec(
+                "unpaid_penalty",
+                "choice",
+                UnpaidPenalty.CAPTURE.value,
+                "when a payer runs out mid-payment: the court-card player captures (capture) or "
+                "the next player still in pays the rest (next_player)",
+                choices=tuple(p.value for p in UnpaidPenalty),
+                ruling="M4",
+            ),
+            OptionSpec(
+                "card_limit",
+                "int",
+                None,
+                "stop after N cards; the player holding most cards wins, ties share",
+                minimum=1,
+                nullable=True,
+                ruling="M11",
+            ),
         ),
-        OptionSpec(
-            "card_limit",
-            "int",
-            None,
-            "stop after N cards; the player holding most cards wins, ties share",
-            minimum=1,
-            nullable=True,
-            ruling="M11",
-        ),
+        num_distinct_actions=1,
+        # Only a card limit (M11) or a repeat (M10) ends some deals: no bound of its own.
+        max_game_length=None,
+        summary="turn cards and pay for court cards; no decisions, for 2 to 4 players",
     )
 
     def typed_options(self, given: Mapping[str, object] | None) -> BeggarOptions:

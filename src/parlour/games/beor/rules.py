@@ -23,7 +23,17 @@ from operator import attrgetter
 from typing import ClassVar, Self, TypeVar
 
 from parlour.cards import Card, Rank, deck54
-from parlour.core.game import JSON, Action, Event, Game, Outcome, State, View, seat_name
+from parlour.core.game import (
+    JSON,
+    Action,
+    Event,
+    Game,
+    GameInfo,
+    Outcome,
+    State,
+    View,
+    seat_name,
+)
 from parlour.core.options import OptionSpec
 from parlour.core.rng import check_seed, derive_seed, make_rng
 from parlour.errors import InvalidNotation
@@ -603,11 +613,15 @@ class BeorState(State):
 class BeorGame(Game):
     """BEOR multi-player for 2 to 5 players (rulings B1-B11)."""
 
-    name: ClassVar[str] = "beor"
-    title: ClassVar[str] = "BEOR"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 5
-    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+    info: ClassVar[GameInfo] = GameInfo(
+        name="beor",
+        title="BEOR",
+        aliases=("black-even-odd-red",),
+        min_players=2,
+        max_players=5,
+        default_players=2,
+        decisions=True,
+        options=(
         OptionSpec(
             "natural_win", "bool", True, "a hand dealt as two groups wins at once", ruling="B5"
         ),
@@ -633,6 +647,12 @@ class BeorGame(Game):
             minimum=1,
             ruling="B10",
         ),
+    ),
+        # A card (54 with the Jokers), a base (4), and the stock drawn from: its own or any
+        # of the four (B7).
+        num_distinct_actions=54 * 4 * 5,
+        max_game_length=2000,
+        summary="runs and sets built through themed piles, for 2 to 5 players",
     )
 
     def typed_options(self, given: Mapping[str, object] | None) -> BeorOptions:

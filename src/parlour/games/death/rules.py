@@ -24,7 +24,17 @@ from operator import attrgetter
 from typing import ClassVar, Self
 
 from parlour.cards import Card, Rank, Suit, deck52
-from parlour.core.game import JSON, Action, Event, Game, Outcome, State, View, seat_name
+from parlour.core.game import (
+    JSON,
+    Action,
+    Event,
+    Game,
+    GameInfo,
+    Outcome,
+    State,
+    View,
+    seat_name,
+)
 from parlour.core.options import OptionSpec
 from parlour.core.rng import check_seed, make_rng
 from parlour.errors import InvalidNotation, InvalidOption
@@ -583,11 +593,15 @@ class DeathState(State):
 class DeathGame(Game):
     """Becker's Game of Death for 2 to 10 players (rulings G1-G14)."""
 
-    name: ClassVar[str] = "death"
-    title: ClassVar[str] = "Becker's Game of Death"
-    min_players: ClassVar[int] = MIN_PLAYERS
-    max_players: ClassVar[int] = MAX_PLAYERS
-    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+    info: ClassVar[GameInfo] = GameInfo(
+        name="death",
+        title="Becker's Game of Death",
+        aliases=("game-of-death", "beckers-game-of-death"),
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        default_players=4,
+        decisions=True,
+        options=(
         OptionSpec(
             "difference_against_faces",
             "bool",
@@ -610,6 +624,12 @@ class DeathGame(Game):
             "players (numbered from 1) who play without drinking: drinks are kept as points",
             ruling="G14",
         ),
+    ),
+        # 52 throws, a pass, and a give of 1 to 20 drinks to one of 10 seats (G5).
+        num_distinct_actions=52 + 1 + 20 * 10,
+        # 52 throws, at most 9 passes after each, and 52 drinks to give one at a time.
+        max_game_length=52 + 52 * (MAX_PLAYERS - 1) + 52,
+        summary="follow suit or rank, drink and give drinks, for 2 to 10 players",
     )
 
     def typed_options(
