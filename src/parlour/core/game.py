@@ -14,12 +14,16 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol, Self
+from importlib import import_module
+from typing import TYPE_CHECKING, ClassVar, Protocol, Self
 
 from parlour.core.info import GameInfo
 from parlour.core.log import JSON, Event, LogEntry, Step
 from parlour.core.options import OptionValue, validate_options
 from parlour.errors import GameOver, IllegalAction, InvalidNotation, InvalidOption, NotYourTurn
+
+if TYPE_CHECKING:
+    from parlour.core.strategy import Strategy
 
 __all__ = [
     "FORMAT",
@@ -355,6 +359,16 @@ class Game(ABC):
     def title(self) -> str:
         """The name people read (``info.title``)."""
         return self.info.title
+
+    @property
+    def strategy(self) -> Strategy | None:
+        """The bots' parts: ``STRATEGY`` of the game package's ``strategy`` module; ``None``
+        for a game without decisions (:attr:`GameInfo.decisions`)."""
+        if not self.info.decisions:
+            return None
+        package = type(self).__module__.rpartition(".")[0]
+        found: Strategy = import_module(f"{package}.strategy").STRATEGY
+        return found
 
     def check_players(self, players: object) -> int:
         """``players`` as an int within the game's range, or :class:`InvalidOption`."""

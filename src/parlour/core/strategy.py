@@ -1,0 +1,37 @@
+"""What a game gives its bots: a heuristic player, a position evaluation and search settings.
+
+Each game with decisions exports ``STRATEGY`` from its ``strategy.py``; ``bots/`` builds every
+agent from it, so no bot code knows a game by name. Games without decisions have none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from parlour.core.game import Action, Agent, State
+
+__all__ = ["Strategy"]
+
+
+@dataclass(frozen=True, slots=True)
+class Strategy:
+    """A game's bot parts.
+
+    Attributes:
+        heuristic: makes the game's fast rule-of-thumb player (an :class:`Agent`).
+        evaluate: a position's value to each seat, in ``[0, 1]``, for search leaves.
+        candidates: narrows the legal actions a search explores (``None``: all of them).
+        budget: ISMCTS iterations per decision by default (about 50 ms on a 2-core machine).
+        rollout_actions: how many actions a rollout plays before ``evaluate`` scores it.
+        policy: the default rollout policy, ``random`` or ``heuristic``.
+        exploration: the UCB exploration constant.
+    """
+
+    heuristic: Callable[[], Agent]
+    evaluate: Callable[[State], tuple[float, ...]]
+    candidates: Callable[[tuple[Action, ...]], tuple[Action, ...]] | None
+    budget: int
+    rollout_actions: int
+    policy: str
+    exploration: float
