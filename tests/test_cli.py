@@ -62,6 +62,60 @@ class TestGames:
         code, out, _ = run(capsys, "games")
         assert code == 0 and "Beggar-My-Neighbour" in out and "2-4" in out
 
+    def test_the_aliases_are_listed(self, capsys: pytest.CaptureFixture[str]) -> None:
+        """Every name a game answers to is listed, so a person can find the aliases."""
+        _, out, _ = run(capsys, "games", "--json")
+        listing = json.loads(out)
+        assert [list(g)[:3] for g in listing] == [["name", "title", "aliases"]] * len(listing)
+        assert "game-of-death" in {g["name"]: g for g in listing}["death"]["aliases"]
+        _, out, _ = run(capsys, "games")
+        assert "game-of-death" in out
+
+
+class TestGameNames:
+    """A mistyped game name is one line naming the games, exit status 2; aliases work."""
+
+    @pytest.mark.parametrize(
+        "argv",
+        [
+            ["arena", "chess", "--agents", "random,heuristic", "--games", "1"],
+            ["arena", "deth", "--agents", "random", "--games", "1", "--json"],
+        ],
+    )
+    def test_unknown_game_names_the_games(
+        self, capsys: pytest.CaptureFixture[str], argv: list[str]
+    ) -> None:
+        code, out, err = run(capsys, *argv)
+        assert_one_line_error(code, out, err, "unknown game", "beggar, beor, death")
+        assert "record" not in err
+
+    def test_a_record_of_an_unknown_game(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps({"game": "chess", "players": 2, "seed": 1, "actions": []}))
+        code, out, err = run(capsys, "replay", str(path))
+        assert_one_line_error(code, out, err, "record field 'game': unknown game 'chess'")
+
+    def test_a_record_under_an_alias_replays(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps({"game": "BMN", "players": 2, "seed": 1, "actions": ["play"]}))
+        code, out, _ = run(capsys, "replay", str(path), "--json")
+        assert code == 0 and json.loads(out)["game"] == "beggar"
+
+    def test_beggar_has_no_agents(self, capsys: pytest.CaptureFixture[str]) -> None:
+        code, out, err = run(capsys, "arena", "beggar-my-neighbour", "--agents", "random")
+        assert_one_line_error(code, out, err, "Beggar-My-Neighbour has no decisions to make")
+
+    def test_subcommand_errors_name_the_subcommand(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        code, out, err = run(capsys, "beggar", "play", "AKQJ")
+        assert_one_line_error(code, out, err)
+        assert err.startswith("parlour beggar play: error: ")
+
 
 class TestBeggarPlay:
     def test_worked_example_as_json(self, capsys: pytest.CaptureFixture[str]) -> None:
@@ -233,8 +287,17 @@ class TestPlay:
     def test_saved_record_replays(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         path = tmp_path / "game.json"
         run(
-            capsys, "play", "beggar", "--watch", "--seed", "5", "--players", "3", "--fast",
-            "--save", str(path),
+            capsys,
+            "play",
+            "beggar",
+            "--watch",
+            "--seed",
+            "5",
+            "--players",
+            "3",
+            "--fast",
+            "--save",
+            str(path),
         )
         code, out, _ = run(capsys, "replay", str(path), "--json")
         replayed = json.loads(out)

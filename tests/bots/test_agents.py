@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from parlour.bots import DEFAULT_BUDGET, make_agent
+from parlour.bots import make_agent
 from parlour.bots.ismcts import Ismcts
 from parlour.core import InvalidOption, State, make_rng
 from parlour.games import find_game
@@ -89,7 +89,7 @@ class TestSpecs:
     def test_default_budget_and_forms(self) -> None:
         game = find_game("beor")
         agent = make_agent("ismcts", game)
-        assert isinstance(agent, Ismcts) and agent.budget.iterations == DEFAULT_BUDGET["beor"]
+        assert isinstance(agent, Ismcts) and agent.budget.iterations == 400  # README
         timed = make_agent("ismcts:0.5s", game)
         assert isinstance(timed, Ismcts) and timed.budget.seconds == 0.5
         assert isinstance(make_agent("ISMCTS:25:heuristic", game), Ismcts)

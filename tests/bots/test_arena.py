@@ -10,6 +10,7 @@ import pytest
 
 from parlour.bots.arena import run_arena, seat_plan, wilson
 from parlour.cli import main
+from parlour.games import replay_json
 
 
 def test_seats_rotate_one_a_game() -> None:
@@ -86,3 +87,46 @@ class TestCommand:
         code = main(["arena", "beor", "--agents", "heuristic,genius", "--games", "2"])
         _, err = capsys.readouterr()
         assert code == 2 and "unknown agent 'genius'" in err and len(err.splitlines()) == 1
+
+    @pytest.mark.parametrize("name", ["death", "game-of-death", "Beckers-Game-of-Death"])
+    def test_drinks_columns_under_every_name(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str
+    ) -> None:
+        """The Game of Death's arena reports drinks (G12 scores by them), whatever name the
+        game is given by."""
+        monkeypatch.setenv("COLUMNS", "160")  # a table's headings whole, on one line
+        argv = ["arena", name, "--players", "3", "--agents", "heuristic,random", "--games", "3",
+                "--seed", "1", "--workers", "1"]  # fmt: skip
+        assert main(argv) == 0
+        out, _ = capsys.readouterr()
+        assert "drinks taken" in out and "drinks given" in out
+        assert main([*argv, "--json"]) == 0
+        report = json.loads(capsys.readouterr()[0])
+        assert report["game"] == "death"
+        for agent in report["agents"]:
+            assert agent["mean_drinks_taken"] > 0 and agent["mean_drinks_given"] >= 0
+
+    def test_beor_has_no_drinks(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ["arena", "black-even-odd-red", "--agents", "heuristic,random", "--games", "2",
+                "--seed", "1", "--workers", "1"]  # fmt: skip
+        assert main([*argv, "--json"]) == 0
+        report = json.loads(capsys.readouterr()[0])
+        assert report["game"] == "beor"
+        assert list(report["agents"][0]) == [
+            "name", "games", "wins", "win_rate", "ci95", "seconds_per_decision",
+        ]  # fmt: skip
+        assert main(argv) == 0
+        assert "drinks" not in capsys.readouterr()[0]
+
+
+def test_drinks_are_each_seats_mean() -> None:
+    """``mean_drinks_taken`` is the mean over the seat-games an agent played."""
+    report = run_arena("death", 3, ["heuristic", "random"], 4, 7, workers=1)
+    for k, agent in enumerate(report.to_json()["agents"]):
+        taken = [r.figures["drinks_taken"][s] for r in report.results
+                 for s, who in enumerate(r.plan) if who == k]  # fmt: skip
+        assert agent["mean_drinks_taken"] == pytest.approx(sum(taken) / len(taken))
+    for r in report.results:
+        final = replay_json(r.record)[1][-1].outcome
+        assert final is not None
+        assert list(r.figures["drinks_taken"]) == final.details["drinks_taken"]

@@ -15,7 +15,7 @@ from parlour.core import (
     replay,
     validate_options,
 )
-from parlour.games import find_game
+from parlour.games import find_game, replay_json
 
 SPECS = (
     OptionSpec("mode", "choice", "a", "a mode", choices=("a", "b")),
@@ -115,7 +115,26 @@ class TestRecords:
             replay(record, find_game("beggar"))
 
     def test_unknown_game_lists_the_games(self) -> None:
+        """A mistyped name is a bad option (a command line's), not a bad record."""
         with pytest.raises(
-            InvalidRecord, match="unknown game 'chess'; the games are: beggar, beor, death"
-        ):
+            InvalidOption, match=r"^unknown game 'chess': the games are beggar, beor, death$"
+        ) as err:
             find_game("chess")
+        assert err.value.code == "bad_option"
+
+    def test_a_record_of_an_unknown_game_is_a_bad_record(self) -> None:
+        obj = {"game": "chess", "players": 2, "seed": 1, "actions": []}
+        with pytest.raises(InvalidRecord, match=r"^record field 'game': unknown game 'chess'"):
+            replay_json(obj)
+
+    @pytest.mark.parametrize(
+        ("alias", "name"),
+        [("game-of-death", "death"), ("  Black-Even-Odd-Red ", "beor"), ("BMN", "beggar")],
+    )
+    def test_aliases_find_the_game(self, alias: str, name: str) -> None:
+        assert find_game(alias).name == name
+
+    def test_a_record_under_an_alias_replays_under_the_name(self) -> None:
+        obj = {"game": "game-of-death", "players": 3, "seed": 1, "actions": []}
+        record, states = replay_json(obj)
+        assert record.game == "death" and len(states) == 1

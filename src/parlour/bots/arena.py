@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.bots import make_agent
-from parlour.core.game import JSON
+from parlour.core.game import JSON, Game
 from parlour.core.record import Record
 from parlour.core.rng import derive_seed
 from parlour.errors import InvalidOption
@@ -34,14 +34,14 @@ def seat_plan(index: int, players: int, agents: int) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """One arena game: who sat where, how it ended, and the agents' thinking time."""
+    """One arena game: who sat where, how it ended (with the game's per-seat figures, by
+    name), and the agents' thinking time."""
 
     index: int
     plan: tuple[int, ...]
     winners: tuple[int, ...]
     ranks: tuple[int, ...]
-    taken: tuple[int, ...] | None
-    given: tuple[int, ...] | None
+    figures: dict[str, tuple[float, ...]]
     length: int
     decisions: tuple[int, ...]
     seconds: tuple[float, ...]
@@ -78,21 +78,35 @@ def play_game(
         actions.append(str(action))
     outcome = state.outcome
     assert outcome is not None
-    taken = outcome.details.get("drinks_taken")
-    given = outcome.details.get("drinks_given")
+    figures = {name: _seat_figure(outcome.details, name, players) for name in _figures(game)}
     record = Record(game.name, players, game_seed, dict(options or {}), None, tuple(actions))
     return GameResult(
         index,
         plan,
         outcome.winners,
         outcome.ranks,
-        None if taken is None else tuple(taken),
-        None if given is None else tuple(given),
+        figures,
         len(actions),
         tuple(decisions),
         tuple(seconds),
         record.to_json(),
     )
+
+
+def _figures(game: Game) -> tuple[str, ...]:
+    strategy = game.strategy
+    return () if strategy is None else strategy.seat_figures
+
+
+def _seat_figure(details: Mapping[str, JSON], name: str, players: int) -> tuple[float, ...]:
+    """One number a seat from ``details[name]``, as the game's strategy declared it."""
+    value = details.get(name)
+    if not isinstance(value, list) or len(value) != players:
+        raise TypeError(f"outcome detail {name!r} is not a list with one number a seat")
+    numbers = tuple(v for v in value if isinstance(v, int | float) and not isinstance(v, bool))
+    if len(numbers) != players:
+        raise TypeError(f"outcome detail {name!r} is not a list with one number a seat")
+    return tuple(float(v) for v in numbers)
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -143,6 +157,9 @@ class ArenaReport:
     seed: int
     specs: tuple[str, ...]
     results: tuple[GameResult, ...]
+    figures: tuple[str, ...] = ()
+    """The game's per-seat figures (``Strategy.seat_figures``): each agent's mean of each is
+    reported as ``mean_NAME``."""
 
     def agent_figures(self, k: int) -> dict[str, JSON]:
         seat_games = [(r, s) for r in self.results for s, who in enumerate(r.plan) if who == k]
@@ -158,11 +175,9 @@ class ArenaReport:
             "win_rate": wins / n if n else 0.0,
             "ci95": [lo, hi],
         }
-        if self.game == "death":
-            taken = [r.taken[s] for r, s in seat_games if r.taken is not None]
-            given = [r.given[s] for r, s in seat_games if r.given is not None]
-            out["mean_drinks_taken"] = sum(taken) / len(taken) if taken else 0.0
-            out["mean_drinks_given"] = sum(given) / len(given) if given else 0.0
+        for name in self.figures:
+            values = [r.figures[name][s] for r, s in seat_games]
+            out[f"mean_{name}"] = sum(values) / len(values) if values else 0.0
         out["seconds_per_decision"] = seconds / decisions if decisions else 0.0
         return out
 
@@ -225,4 +240,4 @@ def run_arena(
                 if progress:
                     progress(len(done))
     done.sort(key=lambda r: r.index)
-    return ArenaReport(game.name, players, seed, tuple(specs), tuple(done))
+    return ArenaReport(game.name, players, seed, tuple(specs), tuple(done), _figures(game))

@@ -59,9 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(_protect_deals(sys.argv[1:] if argv is None else argv))
     func: Callable[[argparse.Namespace], int] = args.func
-    prog = f"parlour {args.command}"
-    if args.command == "beggar":
-        prog += f" {args.beggar_command}"
+    # A command group (``parlour beggar``) keeps its subcommand in ``subcommand``.
+    prog = " ".join(["parlour", args.command, *filter(None, [getattr(args, "subcommand", None)])])
     try:
         return func(args)
     except (ParlourError, CommandError) as err:

@@ -336,7 +336,7 @@ def register(
     """Add the ``beggar`` command and its subcommands' parsers."""
     beggar = BeggarGame()
     b = sub.add_parser("beggar", help="Beggar-My-Neighbour: play deals, statistics")
-    bsub = b.add_subparsers(dest="beggar_command", required=True, metavar="COMMAND")
+    bsub = b.add_subparsers(dest="subcommand", required=True, metavar="COMMAND")
     p = bsub.add_parser(
         "play",
         help="play a deal to its result",

@@ -8,7 +8,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 from rich.console import Console
 from rich.progress import (
@@ -25,9 +25,6 @@ from rich.text import Text
 from parlour.core.game import JSON, Game
 from parlour.core.options import parse_option_pairs
 from parlour.core.rng import MAX_SEED
-
-if TYPE_CHECKING:
-    pass
 
 
 class Parser(argparse.ArgumentParser):

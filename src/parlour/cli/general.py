@@ -6,17 +6,9 @@ import argparse
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table as RichTable
-
-from parlour.core.game import JSON
-from parlour.core.options import parse_option_pairs
-from parlour.games import GAMES, find_game, replay_json
-
-if TYPE_CHECKING:
-    pass
 
 from parlour.cli.common import (
     CommandError,
@@ -29,6 +21,9 @@ from parlour.cli.common import (
     progress_bar,
     read_json,
 )
+from parlour.core.game import JSON
+from parlour.core.options import parse_option_pairs
+from parlour.games import GAMES, find_game, replay_json
 
 # -- parlour games ----------------------------------------------------------------------------
 
@@ -38,6 +33,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
         {
             "name": g.name,
             "title": g.title,
+            "aliases": list(g.info.aliases),
             "min_players": g.info.min_players,
             "max_players": g.info.max_players,
             "options": [
@@ -62,7 +58,8 @@ def _cmd_games(args: argparse.Namespace) -> int:
         table.add_column(column, overflow="fold")
     for g in GAMES.values():
         options = "\n".join(f"{s.describe()} [{s.ruling}]" for s in g.info.options)
-        table.add_row(g.title, g.name, f"{g.info.min_players}-{g.info.max_players}", options)
+        names = "\n".join(g.info.names)
+        table.add_row(g.title, names, f"{g.info.min_players}-{g.info.max_players}", options)
     Console().print(table)
     return 0
 
@@ -142,10 +139,8 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         f"actions; {figures['draws']} without a winner"
     )
     table = RichTable("agent", "seat-games", "win rate", "95% CI", "s/decision", title="Results")
-    death = args.game.strip().lower() == "death"
-    if death:
-        table.add_column("drinks taken")
-        table.add_column("drinks given")
+    for name in report.figures:
+        table.add_column(name.replace("_", " "))
     for agent in figures["agents"]:
         lo, hi = agent["ci95"]
         row = [
@@ -155,8 +150,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             f"{100 * lo:.1f}-{100 * hi:.1f}%",
             f"{agent['seconds_per_decision']:.4f}",
         ]
-        if death:
-            row += [f"{agent['mean_drinks_taken']:.1f}", f"{agent['mean_drinks_given']:.1f}"]
+        row += [f"{agent[f'mean_{name}']:.1f}" for name in report.figures]
         table.add_row(*row)
     console.print(table)
     if figures["ratings"]:
@@ -211,7 +205,8 @@ def register(
         "heuristic, ismcts (default budget), ismcts:N (iterations), ismcts:Ns (seconds), "
         "ismcts:N:heuristic|random (rollout policy).",
     )
-    p.add_argument("game", metavar="GAME", help="beor or death")
+    deciders = [g.name for g in GAMES.values() if g.info.decisions]
+    p.add_argument("game", metavar="GAME", help=" or ".join(deciders) + " (or an alias)")
     p.add_argument("--players", type=int, default=2, help="players at the table (default 2)")
     p.add_argument("--agents", required=True, help="comma-separated agents, e.g. heuristic,random")
     p.add_argument("--games", type=pos_int, default=100, help="games to play (default 100)")

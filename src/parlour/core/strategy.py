@@ -11,7 +11,10 @@ from dataclasses import dataclass
 
 from parlour.core.game import Action, Agent, State
 
-__all__ = ["Strategy"]
+__all__ = ["POLICIES", "Strategy"]
+
+POLICIES = ("random", "heuristic")
+"""The rollout policies a search may use: uniformly random actions, or the game's heuristic."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +29,9 @@ class Strategy:
         rollout_actions: how many actions a rollout plays before ``evaluate`` scores it.
         policy: the default rollout policy, ``random`` or ``heuristic``.
         exploration: the UCB exploration constant.
+        seat_figures: per-seat figures of the game's :class:`~parlour.core.game.Outcome`
+            ``details`` (lists with one number a seat) that the arena averages for each agent
+            besides its wins, e.g. the Game of Death's ``drinks_taken``.
     """
 
     heuristic: Callable[[], Agent]
@@ -35,3 +41,18 @@ class Strategy:
     rollout_actions: int
     policy: str
     exploration: float
+    seat_figures: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.budget < 1:
+            raise ValueError(f"a strategy's budget is at least 1 iteration, got {self.budget}")
+        if self.rollout_actions < 0:
+            raise ValueError(
+                f"a strategy's rollout_actions is at least 0, got {self.rollout_actions}"
+            )
+        if self.policy not in POLICIES:
+            raise ValueError(
+                f"a strategy's policy is one of {', '.join(POLICIES)}, got {self.policy!r}"
+            )
+        if not self.exploration >= 0:
+            raise ValueError(f"a strategy's exploration is at least 0, got {self.exploration}")

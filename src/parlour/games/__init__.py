@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from parlour.core.game import Game, State
 from parlour.core.record import Record, replay
-from parlour.errors import InvalidRecord
+from parlour.errors import InvalidOption, InvalidRecord
 from parlour.games.beggar.rules import BeggarGame
 from parlour.games.beor.rules import BeorGame
 from parlour.games.death.rules import DeathGame
@@ -24,17 +24,24 @@ _BY_NAME: Mapping[str, Game] = MappingProxyType(
 
 
 def find_game(name: str) -> Game:
-    """The game called ``name`` (or one of its aliases), or :class:`InvalidRecord` listing them."""
-    game = _BY_NAME.get(name.strip().lower())
+    """The game called ``name`` or one of its aliases (``game-of-death``), in any case.
+
+    Raises:
+        InvalidOption: no game has that name; the message lists the games.
+    """
+    game = _BY_NAME.get(name.strip().lower()) if isinstance(name, str) else None
     if game is None:
-        raise InvalidRecord(f"unknown game {name!r}; the games are: {', '.join(GAMES)}")
+        raise InvalidOption(f"unknown game {name!r}: the games are {', '.join(GAMES)}")
     return game
 
 
 def replay_json(obj: object) -> tuple[Record, tuple[State, ...]]:
     """Check a record given as JSON, find its game and rebuild every state."""
     record = Record.from_json(obj)
-    game = find_game(record.game)
+    try:
+        game = find_game(record.game)
+    except InvalidOption as err:
+        raise InvalidRecord(f"record field 'game': {err}") from None
     if record.game != game.name:
         record = dataclasses.replace(record, game=game.name)
     return record, replay(record, game)

@@ -6,6 +6,8 @@ the card it lacks is buried on a base or known to be in another hand, draws wher
 will get is known and wanted (a face-up top, a card known at the bottom before a 3 or 8 flip,
 any stock with a 4 or 7, B6/B7), and avoids moves that leave it no base to play on next turn
 (B8). It sees only a view.
+
+``STRATEGY`` hands these parts to the bots with BEOR's search settings.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ from itertools import combinations
 
 from parlour.cards import Card, Rank
 from parlour.core.game import Action, State, View
+from parlour.core.strategy import Strategy
 from parlour.games.beor.deal import deck_for
 from parlour.games.beor.notation import GROUPS, Move, fits
 from parlour.games.beor.view import BeorView
 
-__all__ = ["BeorHeuristic", "evaluate", "potential"]
+__all__ = ["STRATEGY", "BeorHeuristic", "evaluate", "potential"]
 
 _GROUPS_OF: dict[Card, tuple[frozenset[Card], ...]] = {}
 for _group in GROUPS:
@@ -146,3 +149,18 @@ def evaluate(state: State) -> tuple[float, ...]:
         weights.append(math.exp(2.0 * potential(hand, dead)))
     total = sum(weights) or 1.0
     return tuple(w / total for w in weights)
+
+
+STRATEGY = Strategy(
+    heuristic=BeorHeuristic,
+    evaluate=evaluate,
+    candidates=None,
+    # About 50 ms a decision on a 2-core machine.
+    budget=400,
+    # Score the leaf at once: random play only spoils hands, and the evaluation reads every
+    # hand of the dealt-out world.
+    rollout_actions=0,
+    policy="random",
+    # Leaf evaluations differ little between moves, so the search explores less.
+    exploration=0.25,
+)
