@@ -143,11 +143,8 @@ class Card:
     def is_joker(self) -> bool:
         return self.rank == Rank.JOKER
 
-    def sort_key(self) -> int:
-        """Order by rank (A low, Jokers first), then suit S H D C."""
-        return self.code
-
     def __lt__(self, other: Card) -> bool:
+        """Sort order: by rank (A low, Jokers first), then suit S H D C."""
         return self.code < other.code
 
     def __str__(self) -> str:

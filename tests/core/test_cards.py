@@ -90,3 +90,9 @@ class TestDecks:
         one = shuffled(deck52(), random.Random(seed))
         two = shuffled(deck52(), random.Random(seed))
         assert one == two and sorted(one) == sorted(deck52())
+
+
+def test_cards_sort_by_rank_then_suit() -> None:
+    """Cards sort by rank (A low, Jokers first), then suit S H D C."""
+    cards = parse_cards("KC 2S JK2 AH KS AS JK1 2C")
+    assert format_cards(sorted(cards)) == "JK1 JK2 AS AH 2S 2C KS KC"
