@@ -1,0 +1,153 @@
+"""``parlour beggar search``: the long-game search, with a progress bar, resumable from the
+file it saves."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn
+
+from parlour.cli.common import (
+    CommandError,
+    fresh_seed,
+    options_of,
+    people_console,
+    print_json,
+    read_json,
+)
+from parlour.core.game import JSON
+from parlour.games.beggar import BeggarGame
+
+if TYPE_CHECKING:
+    from parlour.lab.beggar_search import SearchState
+
+__all__ = ["cmd_beggar_search"]
+
+
+def cmd_beggar_search(args: argparse.Namespace) -> int:
+    from parlour.lab import beggar_search as search
+
+    if (args.minutes is None) == (args.deals is None):
+        raise CommandError("give exactly one budget: --minutes M or --deals D")
+    if args.minutes is not None and not args.minutes > 0:
+        raise CommandError(f"--minutes must be above 0, got {args.minutes:g}")
+    state = _search_state(args, search)
+    budget = args.deals if args.deals is not None else args.minutes * 60
+    unit = "deals" if args.deals is not None else "s"
+    step = search.STEP_DEALS[state.strategy]
+    start_deals = state.deals
+    began = time.monotonic()
+    progress = Progress(
+        TextColumn(f"{state.strategy} search, {state.players} players"),
+        BarColumn(),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} " + unit),
+        TextColumn("{task.fields[rate]}", style="cyan"),
+        TextColumn("{task.fields[best]}", style="green"),
+        console=Console(stderr=True),
+        disable=not sys.stderr.isatty(),
+        transient=True,
+    )
+    with progress as bar:
+        task = bar.add_task("search", total=budget, rate="", best="")
+
+        def show(played: int) -> None:
+            elapsed = max(time.monotonic() - began, 1e-9)
+            best = state.best
+            bar.update(
+                task,
+                completed=played if unit == "deals" else elapsed,
+                rate=f"{played / elapsed:,.0f} deals/s",
+                best="" if best is None else f"best {best.cards} cards ({best.result})",
+            )
+
+        while True:
+            played = state.deals - start_deals
+            if unit == "deals":
+                size = min(step, budget - played)
+            else:
+                size = step if time.monotonic() - began < budget else 0
+            if size <= 0:
+                break
+            state = search.search_step(
+                state, size, workers=args.workers, progress=partial(_shifted, show, played)
+            )
+            show(state.deals - start_deals)
+            if args.out is not None:
+                _write_search(args.out, state.to_json())
+    seconds = time.monotonic() - began
+    played = state.deals - start_deals
+    if args.json:
+        report = state.to_json()
+        report["run"] = {
+            "deals": played,
+            "seconds": round(seconds, 3),
+            "deals_per_second": round(played / max(seconds, 1e-9)),
+        }
+        print_json(report, compact=True)
+        return 0
+    console = people_console()
+    console.print(
+        f"{state.strategy} search for {state.players} players (seed {state.seed}): {played:,} "
+        f"deals in {seconds:.1f}s ({played / max(seconds, 1e-9):,.0f} deals/s), "
+        f"{state.deals:,} in all"
+    )
+    console.print("Longest games found (M9 deals, seat 0 first):")
+    for rank, found in enumerate(state.top, 1):
+        console.print(
+            f"{rank:>3}. {found.cards} cards, {found.tricks} tricks ({found.result}): {found.deal}"
+        )
+    if args.out is not None:
+        console.print(f"Saved to {args.out}; run the same command again to go on.")
+    return 0
+
+
+def _shifted(report: Callable[[int], None], base: int, done: int) -> None:
+    report(base + done)
+
+
+def _search_state(args: argparse.Namespace, search: ModuleType) -> SearchState:
+    """A new search, or the one saved in ``--out`` (its settings must match those given)."""
+    options = options_of(args)
+    if args.out is None or not Path(args.out).exists():
+        seed = fresh_seed() if args.seed is None else args.seed
+        fresh: SearchState = search.new_search(
+            args.players or 2, seed, args.strategy or "random", options, args.top or 10
+        )
+        return fresh
+    saved: SearchState = search.SearchState.from_json(read_json(args.out))
+    given = {
+        "players": args.players,
+        "seed": args.seed,
+        "strategy": args.strategy,
+        "options": BeggarGame().typed_options(options).to_json() if options else None,
+    }
+    for name, value in given.items():
+        if value is not None and value != getattr(saved, name):
+            raise CommandError(
+                f"{args.out} holds a search with {name} {getattr(saved, name)!r}, not "
+                f"{value!r}: give another --out FILE or the same {name}"
+            )
+    if args.top is not None and args.top != saved.top_k:
+        saved = search.SearchState.from_json({**saved.to_json(), "top_k": args.top})
+    return saved
+
+
+def _write_search(path: str, data: dict[str, JSON]) -> None:
+    """Save a search atomically, so that an interrupted run leaves the last whole state."""
+    target = Path(path)
+    temporary = target.with_name(target.name + ".tmp")
+    try:
+        temporary.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        os.replace(temporary, target)
+    except OSError as err:
+        raise CommandError(f"cannot write {path}: {err.strerror or err}") from None
