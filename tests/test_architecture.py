@@ -1,9 +1,14 @@
 """The house rules of ARCHITECTURE.md that code review would otherwise have to catch: imports
-point down the layers only, rules modules do no I/O, and no code uses the global random state."""
+point down the layers only, rules modules do no I/O, no code uses the global random state, no
+module is over 400 lines, no game package has an import cycle, and outside ``games/`` nothing
+knows a game by name (no comparisons with its name, no dicts keyed by it, no isinstance of its
+State or View, no import of its modules; issue 11)."""
 
 from __future__ import annotations
 
 import ast
+import importlib
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -84,3 +89,280 @@ def test_rules_do_no_io(path: Path) -> None:
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
     }
     assert not {"print", "open", "input"} & calls
+
+
+# -- Contract 2: every game in its own package, known to nothing else by name (issue 11) ------
+
+GAMES_DIR = SRC / "games"
+MAX_LINES = 400
+# The Beggar-My-Neighbour command group, its lab and its watch view work on that game alone:
+# they may use its public package and the public face of its compiled kernel, nothing else.
+BEGGAR_GROUP = ("cli/beggar.py", "cli/beggar_search.py", "lab/beggar_*.py", "play/beggar.py")
+BEGGAR_PUBLIC = ("parlour.games.beggar", "parlour.games.beggar.fast")
+
+
+def game_packages() -> list[Path]:
+    return sorted(p.parent for p in GAMES_DIR.glob("*/__init__.py"))
+
+
+def outside_games() -> list[Path]:
+    return [p for p in modules() if GAMES_DIR not in p.parents]
+
+
+def rel(path: Path) -> str:
+    return path.relative_to(SRC).as_posix()
+
+
+@lru_cache(maxsize=1)
+def game_names() -> frozenset[str]:
+    """Every name and alias of every registered game, and every game package's name."""
+    from parlour.games import GAMES
+
+    names = {name for game in GAMES.values() for name in game.info.names}
+    return frozenset(names | {p.name for p in game_packages()})
+
+
+def import_targets(path: Path, tree: ast.AST) -> list[tuple[int, str]]:
+    """Every module an import statement anywhere in the file names (``TYPE_CHECKING`` blocks
+    and imports inside functions too), with its line; ``from P import N`` gives ``P.N`` too,
+    since ``N`` may be a module."""
+    package = ".".join(("parlour", *path.relative_to(SRC).parent.parts))
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                module = f"{base}.{node.module}" if node.module else base
+            else:
+                module = node.module or ""
+            found.append((node.lineno, module))
+            found += [(node.lineno, f"{module}.{a.name}") for a in node.names if a.name != "*"]
+    return found
+
+
+@pytest.mark.parametrize("path", modules(), ids=rel)
+def test_no_module_over_400_lines(path: Path) -> None:
+    """STYLE: 'a module over ~400 lines is asking to be split along a seam'."""
+    lines = len(path.read_text().splitlines())
+    assert lines <= MAX_LINES, f"{rel(path)} has {lines} lines; split it along a seam"
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module, or a module importing
+    itself (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(edges[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1 or node in edges[node]:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def package_imports(package: Path) -> dict[str, set[str]]:
+    """Which of the package's modules each of its modules imports (``__init__`` for the
+    package itself)."""
+    prefix = ".".join(("parlour", *package.relative_to(SRC).parts))
+    names = {p.stem for p in package.glob("*.py")}
+    edges: dict[str, set[str]] = {}
+    for path in sorted(package.glob("*.py")):
+        edges[path.stem] = set()
+        for _, target in import_targets(path, ast.parse(path.read_text())):
+            if target == prefix:
+                edges[path.stem].add("__init__")
+            elif target.startswith(prefix + "."):
+                first = target.removeprefix(prefix + ".").split(".")[0]
+                edges[path.stem].add(first if first in names else "__init__")
+    return edges
+
+
+@pytest.mark.parametrize("package", game_packages(), ids=lambda p: p.name)
+def test_no_import_cycle_inside_a_game(package: Path) -> None:
+    """ARCHITECTURE 'Per game': no import cycle, counting imports under TYPE_CHECKING and
+    inside functions (either one only hides the cycle)."""
+    found = cycles(package_imports(package))
+    assert not found, f"games/{package.name}: import cycles among {found}"
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    edges = {"rules": {"view"}, "view": {"rules"}, "notation": set(), "game": {"game"}}
+    assert cycles(edges) == [["game"], ["rules", "view"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def names_a_game(node: ast.AST) -> str | None:
+    """The game name ``node`` is (a string) or holds (a tuple, list or set of strings)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value if node.value.strip().lower() in game_names() else None
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return next((n for n in map(names_a_game, node.elts) if n is not None), None)
+    return None
+
+
+def game_name_uses(tree: ast.AST) -> list[str]:
+    """Comparisons with a game's name, dicts keyed by game names, ``case "beor":``."""
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for side in (node.left, *node.comparators):
+                if (name := names_a_game(side)) is not None:
+                    found.append(f"line {node.lineno}: compares with {name!r}")
+        elif isinstance(node, ast.Dict):
+            for key in node.keys:
+                if key is not None and (name := names_a_game(key)) is not None:
+                    found.append(f"line {node.lineno}: a dict keyed by {name!r}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id == "dict":
+                for word in node.keywords:
+                    if word.arg is not None and word.arg in game_names():
+                        found.append(f"line {node.lineno}: a dict keyed by {word.arg!r}")
+        elif isinstance(node, ast.MatchValue) and (name := names_a_game(node.value)):
+            found.append(f"line {node.lineno}: case {name!r}")
+    return found
+
+
+@pytest.mark.parametrize("path", outside_games(), ids=rel)
+def test_no_game_known_by_name_outside_games(path: Path) -> None:
+    """Issue 11: front ends, bots and the lab look a game's facts up (``game.info``, its
+    strategy and presenter): no ``name == "death"``, no dict keyed by game names."""
+    found = game_name_uses(ast.parse(path.read_text()))
+    found.sort(key=lambda text: int(text.split()[1].rstrip(":")))
+    assert not found, f"{rel(path)}: " + "; ".join(found)
+
+
+def test_game_name_uses_are_found() -> None:
+    source = (
+        'if game.name == "death": pass\n'
+        'x = name in ("beor", "chess")\n'
+        'BUDGET = {"beggar": 1, "other": 2}\n'
+        "y = dict(beor=1)\n"
+        'match name:\n    case "game-of-death": pass\n'
+        'ok = {"game": "beor"}; fine = name == "deathly"\n'
+    )
+    found = game_name_uses(ast.parse(source))
+    assert [f.split(":")[0] for f in found] == [f"line {n}" for n in (1, 2, 3, 4, 6)]
+
+
+def resolved_names(tree: ast.AST) -> dict[str, str]:
+    """What each imported local name stands for, as a dotted path."""
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname:
+                    names[a.asname] = a.name
+                else:
+                    names[a.name.split(".")[0]] = a.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for a in node.names:
+                names[a.asname or a.name] = f"{node.module}.{a.name}"
+    return names
+
+
+def dotted(node: ast.AST, names: dict[str, str]) -> str | None:
+    if isinstance(node, ast.Name):
+        return names.get(node.id)
+    if isinstance(node, ast.Attribute):
+        base = dotted(node.value, names)
+        return None if base is None else f"{base}.{node.attr}"
+    return None
+
+
+def is_game_state_or_view(target: str) -> bool:
+    """Whether ``target`` (dotted) is a class of a game package deriving from State or View."""
+    if not target.startswith("parlour.games.") or target.count(".") < 3:
+        return False
+    from parlour.core.game import State, View
+
+    module, _, name = target.rpartition(".")
+    found = getattr(importlib.import_module(module), name, None)
+    return isinstance(found, type) and issubclass(found, State | View)
+
+
+@pytest.mark.parametrize("path", outside_games(), ids=rel)
+def test_no_isinstance_of_a_games_state_or_view(path: Path) -> None:
+    """Issue 11: no isinstance of a concrete game's State or View outside its package (what a
+    front end needs to draw a game comes from the game's presenter)."""
+    tree = ast.parse(path.read_text())
+    names = resolved_names(tree)
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("isinstance", "issubclass")
+            and len(node.args) == 2
+        ):
+            kinds = node.args[1]
+            for kind in kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]:
+                target = dotted(kind, names)
+                if target is not None and is_game_state_or_view(target):
+                    found.append((node.lineno, f"{node.func.id}(..., {target})"))
+    assert not found, f"{rel(path)}: " + "; ".join(f"line {n}: {t}" for n, t in sorted(found))
+
+
+def module_of(target: str) -> str:
+    """The deepest module of ``parlour`` that a dotted import target names or lies in."""
+    parts = target.split(".")
+    while parts:
+        place = SRC.parent.joinpath(*parts)
+        if place.with_suffix(".py").exists() or (place / "__init__.py").exists():
+            return ".".join(parts)
+        parts.pop()
+    return target
+
+
+def game_imports(path: Path) -> list[tuple[int, str]]:
+    """The game modules (``parlour.games.NAME`` and below) that the file imports, by line."""
+    found = {
+        (line, module_of(target))
+        for line, target in import_targets(path, ast.parse(path.read_text()))
+        if target.startswith("parlour.games.")
+    }
+    return sorted((line, m) for line, m in found if m.count(".") >= 2)
+
+
+@pytest.mark.parametrize("path", outside_games(), ids=rel)
+def test_no_import_of_a_games_private_modules(path: Path) -> None:
+    """A game's private modules (``_engine``, ``_bits`` ...) are its own: the lab and the
+    front ends use its public face (for Beggar-My-Neighbour's kernel, ``fast.py``)."""
+    found = [
+        f"line {line}: {target}"
+        for line, target in game_imports(path)
+        if any(part.startswith("_") for part in target.split(".")[3:])
+    ]
+    assert not found, f"{rel(path)} imports private modules: " + "; ".join(found)
+
+
+@pytest.mark.parametrize("path", outside_games(), ids=rel)
+def test_games_are_found_through_the_registry(path: Path) -> None:
+    """Adding a game touches only its package and the list of games: outside ``games/``
+    a game is found with ``parlour.games`` (``find_game``, ``GAMES``), never imported by
+    name; the Beggar-My-Neighbour group uses that game's public package and ``fast.py``."""
+    group = any(path.match(pattern) for pattern in BEGGAR_GROUP)
+    allowed = BEGGAR_PUBLIC if group else ()
+    found = [f"line {line}: {m}" for line, m in game_imports(path) if m not in allowed]
+    assert not found, f"{rel(path)} imports a game by name: " + "; ".join(found)
