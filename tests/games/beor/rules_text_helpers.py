@@ -167,10 +167,12 @@ def cards_named(text: str) -> set[str]:
 
 
 def event_cards(state: State, seat: int | None) -> set[str]:
-    """The cards named by the events of ``state`` that ``seat`` may see."""
+    """The cards named by the events of ``state`` as ``seat`` sees them (a private event's
+    public telling for the other seats)."""
     named: set[str] = set()
-    for e in state.events:
-        if e.is_visible_to(seat):
+    for event in state.events:
+        e = event.for_seat(seat)
+        if e is not None:
             named |= cards_named(e.text + " " + str(dict(e.data)))
     return named
 

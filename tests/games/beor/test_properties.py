@@ -10,7 +10,7 @@ oracles are :mod:`.rules_oracles`, never the engine.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hypothesis import given, settings
@@ -37,7 +37,6 @@ from .rules_text_helpers import (
     kinds,
     loss3,
     new,
-    play,
 )
 
 # -- properties -------------------------------------------------------------------------------
@@ -130,11 +129,11 @@ def check_step(
 class Knowledge:
     """What each seat may know (Common, "Public information"), over-estimated: every card ever on
     a base or on top of a face-up stock, every card drawn from a face-up stock, a winner's hand,
-    and every card the seat itself has held."""
+    and every card the seat itself has held (``held``: before the playout began)."""
 
-    def __init__(self, data: Mapping[str, Any]) -> None:
+    def __init__(self, data: Mapping[str, Any], held: Sequence[set[str]] = ()) -> None:
         self.public: set[str] = set()
-        self.held: list[set[str]] = [set() for _ in data["hands"]]
+        self.held: list[set[str]] = [set(h) for h in held] or [set() for _ in data["hands"]]
         self.update(data)
 
     def update(self, data: Mapping[str, Any], *shown: str | None) -> None:
@@ -190,13 +189,14 @@ def playout(
     options: Mapping[str, Any],
     drain: bool = False,
     views: bool = True,
+    held: Sequence[set[str]] = (),
 ) -> tuple[list[str], list[dict[str, Any]], list[list[dict[str, Any]]]]:
     """Random legal play to the end, every step checked; the actions, states and events.
 
     ``drain`` prefers draws from the smallest stock, which empties stocks sooner (restocks and
-    losses)."""
+    losses); ``held`` is what each seat held before ``state``."""
     actions, states, seen = [], [js(state)], []
-    knowledge = Knowledge(states[0])
+    knowledge = Knowledge(states[0], held)
     while not state.is_over:
         before = states[-1]
         choices = [str(a) for a in state.legal_actions()]
@@ -255,9 +255,14 @@ class TestProperties:
         """The same checks from the three-player game where seat 1 has lost: the scrap pile goes
         into the next restock, Jokers stay (B8, B9, B11)."""
         deal, moves = loss3("JC")
-        state = play(new(deal, options), moves)
-        assert js(state)["out"] == [1]
-        playout(state, random.Random(seed), options, drain)
+        start = new(deal, options)
+        held = [set(h) for h in js(start)["hands"]]
+        for move in moves:
+            start = start.apply(move)
+            for seat, hand in enumerate(js(start)["hands"]):
+                held[seat] |= set(hand)
+        assert js(start)["out"] == [1]
+        playout(start, random.Random(seed), options, drain, held=held)
 
     @settings(max_examples=40)
     @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4, 5]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from parlour.cards import parse_card
 from parlour.core import make_rng
 from parlour.games.beor import BeorGame, BeorState
 
@@ -63,14 +64,37 @@ class TestFaceUpStocks:
 
 
 class TestHidden:
-    def test_a_face_down_draw_is_named_to_the_drawer_only(self) -> None:
+    def test_a_face_down_draw_is_one_event_named_to_the_drawer_only(self) -> None:
+        """Common, "Public information", and B6: a card drawn from a face-down stock is seen by
+        its drawer alone. The draw is one event naming the card for the drawer, carrying the
+        public telling the other seats and spectators see."""
         state = state_after("5H>red")
         drawn = state.to_json()["hands"][0][-1]
-        mine = [e.text for e in state.events if e.is_visible_to(0)]
-        theirs = [e.text for e in state.events if e.is_visible_to(1)]
-        assert any(drawn in json.dumps(e.to_json()) for e in state.events if e.is_visible_to(0))
-        assert not any(drawn in json.dumps(e.to_json()) for e in state.events if e.is_visible_to(1))
-        assert "Player 1 draws from red" in theirs and "Player 1 draws from red" in mine
+        (draw,) = [e for e in state.events if e.kind == "drew"]
+        assert draw.audience == frozenset({0})
+        assert draw.redacted is not None and draw.redacted.text == "Player 1 draws from red"
+        mine = state.log(0)[-1].events
+        assert [e.text for e in mine] == [
+            "Player 1 plays 5♥ on red",
+            f"Player 1 draws {parse_card(drawn).pretty()} from red",
+        ]
+        assert mine[-1].to_json()["card"] == drawn
+        for seat in (1, None):
+            theirs = state.log(seat)[-1].events
+            assert [e.text for e in theirs] == [
+                "Player 1 plays 5♥ on red",
+                "Player 1 draws from red",
+            ]
+            assert drawn not in json.dumps([e.to_json() for e in theirs])
+            assert parse_card(drawn).pretty() not in json.dumps([e.to_json() for e in theirs])
+
+    def test_a_face_up_draw_is_one_public_event(self) -> None:
+        """B6: 'a card drawn from a face-up stock is publicly known to be in that hand'."""
+        state = state_after("3H>red")
+        drawn = parse_card(state.to_json()["hands"][0][-1])
+        for seat in (0, 1, None):
+            texts = [e.text for e in state.log(seat)[-1].events]
+            assert f"Player 1 draws {drawn.pretty()} from red" in texts
 
     def test_views_never_show_other_hands(self) -> None:
         state = state_after("5H>red", "6S>black")

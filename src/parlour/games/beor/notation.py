@@ -4,6 +4,11 @@ Actions: ``CARD>BASE`` plays CARD on BASE and draws from that base's stock; ``CA
 (4s and 7s only, B7) draws from STOCK instead. Bases and stocks are ``black even odd red``;
 input also takes ``b e o r`` in any case.
 
+Every move some position may allow is listed once, in a fixed order, in :data:`ACTIONS`: its
+index there is its integer id (164 in all: each card on the bases its theme fits, B4, and a 4
+or 7 drawing from any other stock, B7), and :data:`MOVES_BY_MASK` gives each card's legal moves
+for every set of non-empty stocks.
+
 >>> parse_action("7h>R/b")
 Move(card=Card(Rank.SEVEN, Suit.HEARTS), base=3, stock=0)
 >>> str(parse_action("7h>R/b")), str(parse_action("jk1>o"))
@@ -16,14 +21,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from parlour.cards import JOKERS, Card, Rank, deck52, parse_card
+from parlour.cards import JOKERS, Card, Rank, deck52, deck54, parse_card
 from parlour.core.game import Action
 from parlour.errors import InvalidNotation
 
 __all__ = [
+    "ACTIONS",
+    "ACTION_IDS",
     "BASES",
     "BLACK",
     "EVEN",
+    "FITS",
+    "MOVES_BY_MASK",
     "ODD",
     "RED",
     "Move",
@@ -108,6 +117,41 @@ class Move(Action):
     @property
     def draw_from(self) -> int:
         return self.base if self.stock is None else self.stock
+
+
+FITS: dict[Card, tuple[bool, bool, bool, bool]] = {
+    c: (fits(c, 0), fits(c, 1), fits(c, 2), fits(c, 3)) for c in deck54()
+}
+"""B4 for every card and base, looked up on the hot path."""
+
+
+def _moves_of(card: Card, open_stocks: int) -> tuple[Move, ...]:
+    """Every legal move of ``card`` while the stocks in the bit mask ``open_stocks`` (bit i:
+    stock i not empty) have cards: B4 themes on bases with stock, and B7 draws for a 4 or 7."""
+    out: list[Move] = []
+    for base in range(4):
+        if FITS[card][base] and open_stocks >> base & 1:
+            out.append(Move(card, base))
+            if card.rank in (Rank.FOUR, Rank.SEVEN):
+                out += [Move(card, base, s) for s in range(4) if s != base and open_stocks >> s & 1]
+    return tuple(out)
+
+
+# Moves are made once, for every card and every set of non-empty stocks: building frozen
+# dataclasses is the slowest part of listing actions. MOVES_BY_MASK[mask][card] reuses the
+# objects of ACTIONS, so a legal move is found in ACTION_IDS at identity speed.
+_EVERY = {c: _moves_of(c, 0b1111) for c in sorted(deck54())}
+ACTIONS: tuple[Move, ...] = tuple(m for moves in _EVERY.values() for m in moves)
+"""Every move that some position may allow, in id order: cards in sort order, then bases, the
+base's own stock first (B4, B7)."""
+ACTION_IDS: dict[Move, int] = {m: i for i, m in enumerate(ACTIONS)}
+MOVES_BY_MASK: tuple[dict[Card, tuple[Move, ...]], ...] = tuple(
+    {
+        c: tuple(m for m in every if open_stocks >> m.base & 1 and open_stocks >> m.draw_from & 1)
+        for c, every in _EVERY.items()
+    }
+    for open_stocks in range(16)
+)
 
 
 def parse_action(text: str) -> Move:

@@ -1,16 +1,16 @@
-"""What one BEOR seat may know (RULINGS "Public information", B6)."""
+"""What one BEOR seat may know (RULINGS "Public information", B6, B8).
+
+:meth:`BeorView.to_json` writes it with ``"format"``; ``BeorGame.view_from_json`` reads it back.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from parlour.cards import Card
-from parlour.core.game import JSON, View
+from parlour.core.game import FORMAT, JSON, View
 from parlour.games.beor.notation import BASES
-
-if TYPE_CHECKING:
-    from parlour.games.beor.rules import BeorOptions
+from parlour.games.beor.options import BeorOptions
 
 __all__ = ["BeorView", "StockView"]
 
@@ -46,7 +46,10 @@ class StockView:
 @dataclass(frozen=True, slots=True)
 class BeorView(View):
     """One seat's view: own hand, every base pile, each stock's size, face and known cards,
-    cards publicly known to be in each hand, hand sizes, scrap size, who is out, whose turn."""
+    cards publicly known to be in each hand (a winner's two groups too, B5), hand sizes, scrap
+    size and its publicly known cards, who is out, whose turn; and for a seat that lost with
+    more than 2 players, the hand it surrendered face down to the scrap pile (B8), while the
+    cards lie there (a spectator's and other seats' ``surrendered`` is empty)."""
 
     seat: int | None
     players: int
@@ -63,9 +66,11 @@ class BeorView(View):
     out: tuple[int, ...]
     winner: int | None
     result: str | None
+    surrendered: tuple[Card, ...]
 
     def to_json(self) -> dict[str, JSON]:
         return {
+            "format": FORMAT,
             "seat": self.seat,
             "players": self.players,
             "options": self.options.to_json(),
@@ -81,4 +86,5 @@ class BeorView(View):
             "out": list(self.out),
             "winner": self.winner,
             "result": self.result,
+            "surrendered": [str(c) for c in self.surrendered],
         }

@@ -1,0 +1,266 @@
+"""One BEOR turn worked through, one method per rule (B4-B9), and the legal moves of a hand
+(B4, B7). :class:`~parlour.games.beor.rules.BeorState` is the state machine that uses them."""
+
+from __future__ import annotations
+
+from itertools import chain
+from operator import attrgetter
+from typing import TypeVar
+
+from parlour.cards import Card, Rank
+from parlour.core.game import Action, seat_name
+from parlour.core.rng import derive_seed, make_rng
+from parlour.games.beor.events import BeorEvent, Drew, Flipped, Lost, Played, Restocked, Won
+from parlour.games.beor.notation import (
+    BASES,
+    MOVES_BY_MASK,
+    Move,
+    fits,
+    goal_groups,
+    shows_theme,
+    why_not_fits,
+)
+from parlour.games.beor.options import BeorOptions
+
+__all__ = ["Known", "Turn", "legal_of", "refusal", "replace_at"]
+
+_T = TypeVar("_T")
+
+Known = frozenset[tuple[int, Card]]
+"""Publicly known cards of a stock, by offset from its bottom (stable while cards are drawn)."""
+
+Stocks = tuple[tuple[Card, ...], ...] | list[tuple[Card, ...]]
+
+
+def replace_at(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _open_stocks(stocks: Stocks) -> int:
+    """Bit i set when stock i has cards."""
+    return (
+        (1 if stocks[0] else 0)
+        | (2 if stocks[1] else 0)
+        | (4 if stocks[2] else 0)
+        | (8 if stocks[3] else 0)
+    )
+
+
+_CODE = attrgetter("code")
+
+
+def legal_of(hand: tuple[Card, ...], stocks: Stocks) -> tuple[Action, ...]:
+    """Every legal move of ``hand`` (cards in sort order, so in id order), B4 and B7."""
+    table = MOVES_BY_MASK[_open_stocks(stocks)]
+    return tuple(chain.from_iterable(map(table.__getitem__, sorted(hand, key=_CODE))))
+
+
+def refusal(move: Move, seat: int, hand: tuple[Card, ...], stocks: Stocks) -> str | None:
+    """Why ``move`` is not legal for ``seat`` holding ``hand``, naming the rule (B4, B7); None
+    when no rule refuses it."""
+    if move.card not in hand:
+        return f"{move.card} is not in {seat_name(seat)}'s hand"
+    if not fits(move.card, move.base):
+        return why_not_fits(move.card, move.base)
+    if not stocks[move.base]:
+        return f"{BASES[move.base]} has no stock left (B4)"
+    if move.stock is not None and move.card.rank not in (Rank.FOUR, Rank.SEVEN):
+        return "only a 4 or 7 may draw from another stock (B7)"
+    if move.stock is not None and not stocks[move.stock]:
+        return f"{BASES[move.stock]} has no stock left to draw from (B7)"
+    return None
+
+
+class Turn:
+    """One action worked through on shallow copies (only what the action touches is rebuilt);
+    one method per rule. Made and used up inside ``BeorState._apply``, so states stay
+    immutable; it is given the fields of the state it starts from."""
+
+    __slots__ = (
+        "bases",
+        "events",
+        "face_up",
+        "hands",
+        "known",
+        "known_hands",
+        "known_scrap",
+        "legal",
+        "options",
+        "out",
+        "restocks",
+        "result",
+        "scrap",
+        "seed",
+        "stocks",
+        "surrendered",
+        "to_move",
+        "turn",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        *,
+        options: BeorOptions,
+        seed: int,
+        restocks: int,
+        hands: list[tuple[Card, ...]],
+        bases: list[tuple[Card, ...]],
+        stocks: list[tuple[Card, ...]],
+        face_up: tuple[bool, ...],
+        known: tuple[Known, ...],
+        known_hands: tuple[frozenset[Card], ...],
+        scrap: tuple[Card, ...],
+        known_scrap: frozenset[Card],
+        surrendered: tuple[frozenset[Card], ...],
+        out: tuple[int, ...],
+        to_move: int,
+        turn: int,
+    ) -> None:
+        self.options = options
+        self.seed = seed
+        self.restocks = restocks
+        self.hands = hands
+        self.bases = bases
+        self.stocks = stocks
+        self.face_up = face_up
+        self.known = known
+        self.known_hands = known_hands
+        self.scrap = scrap
+        self.known_scrap = known_scrap
+        self.surrendered = surrendered
+        self.out = out
+        self.to_move = to_move
+        self.turn = turn
+        self.winner: int | None = None
+        self.result: str | None = None
+        self.events: list[BeorEvent] = []
+        self.legal: tuple[Action, ...] | None = None
+
+    def play(self, move: Move) -> None:
+        """Text: 'First, play a card from your hand onto one of the bases'."""
+        p = self.to_move
+        card = move.card
+        hand = self.hands[p]
+        k = hand.index(card)
+        self.hands[p] = hand[:k] + hand[k + 1 :]
+        if card in self.known_hands[p]:
+            self.known_hands = replace_at(self.known_hands, p, self.known_hands[p] - {card})
+        self.bases[move.base] = (card, *self.bases[move.base])
+        self.events.append(Played(p, card, move.base))
+        if card.rank is Rank.THREE or card.rank is Rank.EIGHT:
+            self.flip(move.base)
+
+    def flip(self, i: int) -> None:
+        """B6: a 3 or 8 turns the base's stock over before the draw: its order reverses (option
+        ``flip_reverses_order``) and it changes face."""
+        stock = self.stocks[i]
+        if self.options.flip_reverses_order:
+            n = len(stock)
+            self.stocks[i] = stock[::-1]
+            if self.known[i]:
+                self.known = replace_at(
+                    self.known, i, frozenset((n - 1 - k, c) for k, c in self.known[i])
+                )
+        up = not self.face_up[i]
+        self.face_up = replace_at(self.face_up, i, up)
+        self.reveal_top(i)
+        self.events.append(Flipped(i, up))
+
+    def reveal_top(self, i: int) -> None:
+        """B6: the top card of a face-up stock is public."""
+        stock = self.stocks[i]
+        if self.face_up[i] and stock:
+            self.known = replace_at(self.known, i, self.known[i] | {(len(stock) - 1, stock[0])})
+
+    def draw(self, i: int) -> None:
+        """Text: 'Then, draw a card from that base's associated stock' (or any stock, B7). A
+        card drawn from a face-up stock is publicly known to be in that hand (B6)."""
+        p = self.to_move
+        stock = self.stocks[i]
+        card = stock[0]
+        self.stocks[i] = stock[1:]
+        known = self.known[i]
+        public = False
+        if known:
+            entry = (len(stock) - 1, card)
+            public = entry in known
+            if public:
+                self.known = replace_at(self.known, i, known - {entry})
+        self.hands[p] = (*self.hands[p], card)
+        if public:
+            self.known_hands = replace_at(self.known_hands, p, self.known_hands[p] | {card})
+        self.events.append(Drew(p, i, card, public))
+        self.reveal_top(i)
+
+    def check_goal(self, seat: int) -> bool:
+        """B5: six cards forming two groups of three win; the winner shows them, so they are
+        publicly known to be in his hand from then on."""
+        hand = self.hands[seat]
+        groups = goal_groups(hand)
+        if groups is None:
+            return False
+        self.known_hands = replace_at(self.known_hands, seat, frozenset(hand))
+        self.win(seat, groups)
+        return True
+
+    def win(self, seat: int, groups: tuple[tuple[Card, ...], tuple[Card, ...]] | None) -> None:
+        self.winner = seat
+        self.result = "win"
+        self.events.append(Won(seat, groups))
+
+    def restock(self) -> None:
+        """B9: for each base keep the topmost card that shows its theme; shuffle every other
+        base card with the scrap pile and deal it all round-robin into four face-down stocks.
+        The shuffle is the ``restocks``-th of a stream drawn from the game's seed."""
+        skip = self.options.restock_skip_jokers
+        kept: list[Card] = []
+        pool: list[Card] = list(self.scrap)
+        for i, pile in enumerate(self.bases):
+            keep = next(c for c in pile if shows_theme(c, i, skip_jokers=skip))
+            kept.append(keep)
+            pool += [c for c in pile if c != keep]
+            self.bases[i] = (keep,)
+        self.restocks += 1
+        rng = make_rng(derive_seed(self.seed, "restock", self.restocks))
+        rng.shuffle(pool)
+        self.stocks = [tuple(pool[i::4]) for i in range(4)]
+        self.face_up = (False,) * 4
+        self.known = (frozenset(),) * 4
+        self.scrap = ()
+        self.known_scrap = frozenset()
+        self.surrendered = (frozenset(),) * len(self.hands)
+        self.events.append(Restocked(tuple(kept), len(pool)))
+
+    def next_turn(self) -> None:
+        """Clockwise to the next player still in; B8: a player with no legal play at the start
+        of his turn loses. With 2 players the other wins (the loser keeps his hand); with more,
+        his hand goes face down to the scrap pile and the last player left wins."""
+        n = len(self.hands)
+        seat = self.to_move
+        while self.winner is None:
+            seat = (seat + 1) % n
+            if seat in self.out:
+                continue
+            self.to_move = seat
+            # B8 needs the legal plays anyway; the new state keeps them.
+            self.legal = legal_of(self.hands[seat], self.stocks)
+            if self.legal:
+                return
+            self.out = (*self.out, seat)
+            self.events.append(Lost(seat))
+            if n > 2:
+                self.surrender(seat)
+            left = [s for s in range(n) if s not in self.out]
+            if len(left) == 1:
+                self.win(left[0], None)
+
+    def surrender(self, seat: int) -> None:
+        """B8: 'With more [than 2 players], his hand goes face down to the scrap pile'; what the
+        table knew of it stays known there, and he remembers it all."""
+        hand = self.hands[seat]
+        self.scrap = self.scrap + hand
+        self.known_scrap = self.known_scrap | self.known_hands[seat]
+        self.surrendered = replace_at(self.surrendered, seat, frozenset(hand))
+        self.hands[seat] = ()
+        self.known_hands = replace_at(self.known_hands, seat, frozenset())
