@@ -365,6 +365,12 @@ class TestReplay:
         )
         assert_one_line_error(*run(capsys, "replay", str(bad)), "record cannot start", "M9")
 
+    def test_a_file_name_with_a_newline(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        code, out, err = run(capsys, "replay", str(tmp_path / "two\nlines.json"))
+        assert_one_line_error(code, out, err, "cannot read", "two lines.json")
+
     def test_bad_view_seat(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         assert_one_line_error(
             *run(capsys, "replay", self.record(tmp_path, []), "--view", "2"), "--view"

@@ -64,7 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return func(args)
     except (ParlourError, CommandError) as err:
-        sys.stderr.write(f"{prog}: error: {err}\n")
+        # One line whatever the input quoted in the message (a file name may hold a newline).
+        sys.stderr.write(f"{prog}: error: {' '.join(str(err).splitlines())}\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write(f"{prog}: interrupted\n")
