@@ -9,9 +9,9 @@ from types import MappingProxyType
 from parlour.core.game import Game, State
 from parlour.core.record import Record, replay
 from parlour.errors import InvalidOption, InvalidRecord
-from parlour.games.beggar.rules import BeggarGame
-from parlour.games.beor.rules import BeorGame
-from parlour.games.death.rules import DeathGame
+from parlour.games.beggar import BeggarGame
+from parlour.games.beor.game import BeorGame
+from parlour.games.death.game import DeathGame
 
 __all__ = ["GAMES", "find_game", "replay_json"]
 

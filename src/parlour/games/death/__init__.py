@@ -1,16 +1,20 @@
-"""Becker's Game of Death: rules (G1-G14), face values, action notation, deals, matches."""
+"""Becker's Game of Death: rules (G1-G14), face values, action notation, table entries, deals,
+matches."""
 
+from parlour.games.death.game import DeathGame
 from parlour.games.death.notation import (
     FACE,
     Give,
-    IllegalThrow,
+    IllegalShow,
     Pass,
-    Penalty,
+    TablePenalty,
     Throw,
     parse_action,
     parse_deal,
+    parse_table_entry,
 )
-from parlour.games.death.rules import DeathGame, DeathOptions, DeathState
+from parlour.games.death.options import DeathOptions
+from parlour.games.death.rules import DeathState
 from parlour.games.death.view import DeathView
 
 __all__ = [
@@ -20,10 +24,11 @@ __all__ = [
     "DeathState",
     "DeathView",
     "Give",
-    "IllegalThrow",
+    "IllegalShow",
     "Pass",
-    "Penalty",
+    "TablePenalty",
     "Throw",
     "parse_action",
     "parse_deal",
+    "parse_table_entry",
 ]

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from parlour.cards import deck52
 from parlour.core.game import JSON
 from parlour.core.rng import derive_seed, make_rng
-from parlour.games.death.rules import DeathGame, DeathState
+from parlour.games.death.game import DeathGame
+from parlour.games.death.rules import DeathState
 
 __all__ = ["MatchTotals", "dealer_of", "match_deal", "match_game", "match_totals"]
 

@@ -1,11 +1,13 @@
-"""Becker's Game of Death: face-card values (G5), actions and their notation, the deal.
+"""Becker's Game of Death: face-card values (G5), actions and table entries and their
+notation, the integer action codec, the deal.
 
-Actions: a card (``7C``) throws it; ``pass``; ``give N>Pk`` gives N of the drinks owed to Player k
-(k counts from 1 as people do; the seat is k-1); table penalties ``doh N>Pk`` and ``delay N>Pk``
-and the illegal-throw penalty ``illegal 7H`` (G13).
+Actions: a card (``7C``) throws it; ``pass``; ``give N>Pk`` gives N of the drinks owed to Player
+k (k counts from 1 as people do; the seat is k-1). Table entries (G13), which are no player
+actions: ``doh Pk`` and ``delay Pk`` (one drink for Player k; the old ``doh 1>Pk`` is read too)
+and ``illegal 7H`` (the player to move showed 7H, which does not follow).
 
->>> str(parse_action("give 3>p2")), str(parse_action("10c")), str(parse_action("DOH 1>P3"))
-('give 3>P2', 'TC', 'doh 1>P3')
+>>> str(parse_action("give 3>p2")), str(parse_action("10c")), str(parse_table_entry("DOH 1>P3"))
+('give 3>P2', 'TC', 'doh P3')
 """
 
 from __future__ import annotations
@@ -17,19 +19,29 @@ from typing import Any
 
 from parlour.cards import Card, Rank, Suit, deck52, parse_card
 from parlour.core.game import Action
-from parlour.errors import InvalidNotation
+from parlour.errors import IllegalAction, InvalidNotation
 
 __all__ = [
     "FACE",
+    "GIVES",
+    "MAX_GIVE",
+    "NUM_DISTINCT_ACTIONS",
+    "PASS",
     "TABLE_REASONS",
+    "THROWS",
     "Give",
-    "IllegalThrow",
+    "IllegalShow",
     "Pass",
-    "Penalty",
+    "TablePenalty",
     "Throw",
+    "action_from_id",
+    "action_id",
+    "check_deck",
     "is_black_face",
+    "is_table_text",
     "parse_action",
     "parse_deal",
+    "parse_table_entry",
 ]
 
 # G5 and the text's table: black face cards give, red face cards take.
@@ -50,6 +62,7 @@ def is_black_face(card: Card) -> bool:
 
 
 TABLE_REASONS = {"doh": "D'oh!", "delay": "delay of game"}
+"""The table penalties of G13, by their notation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,20 +95,20 @@ class Give(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Penalty(Action):
-    """A table penalty (G13): ``seat`` drinks ``drinks`` for ``reason`` (``doh`` or ``delay``)."""
+class TablePenalty:
+    """A table entry (G13): ``seat`` drinks one for ``reason`` (``doh`` or ``delay``)."""
 
     reason: str
-    drinks: int
     seat: int
 
     def __str__(self) -> str:
-        return f"{self.reason} {self.drinks}>P{self.seat + 1}"
+        return f"{self.reason} P{self.seat + 1}"
 
 
 @dataclass(frozen=True, slots=True)
-class IllegalThrow(Action):
-    """G13: the player to move threw ``card``, which he may not; he drinks 2 and takes it back."""
+class IllegalShow:
+    """A table entry (G13): the player to move threw ``card``, which does not follow; he
+    drinks 2 and the card goes back to his hand."""
 
     card: Card
 
@@ -104,36 +117,107 @@ class IllegalThrow(Action):
 
 
 PASS = Pass()
-_ASSIGN = re.compile(r"^(give|doh|delay)\s+(\d+)\s*>\s*p?(\d+)$", re.IGNORECASE)
+MAX_GIVE = 20  # G5: the Ace of Spades gives 20, the most one card gives
+# Actions are made once: building frozen dataclasses is the slowest part of listing actions.
+THROWS: dict[Card, Throw] = {c: Throw(c) for c in deck52()}
+GIVES: dict[int, dict[int, Give]] = {
+    k: {s: Give(k, s) for s in range(10)} for k in range(1, MAX_GIVE + 1)
+}
+
+# The integer codec: the 52 throws in deck52() order, the pass, then give K>Pn for K = 1..20
+# and the seats 0..9 (G1: at most 10 players).
+_SEATS = 10
+_PASS_ID = 52
+_GIVE_BASE = 53
+NUM_DISTINCT_ACTIONS = 52 + 1 + MAX_GIVE * _SEATS
+_CARD_ID = {c: i for i, c in enumerate(deck52())}
+_BY_ID: tuple[Action, ...] = (
+    *THROWS.values(),
+    PASS,
+    *(GIVES[k][s] for k in range(1, MAX_GIVE + 1) for s in range(_SEATS)),
+)
+
+
+def action_id(action: Action) -> int:
+    """The integer of ``action`` (see the codec above).
+
+    Raises:
+        InvalidNotation: not an action of the Game of Death, or a give the codec cannot hold.
+    """
+    if isinstance(action, Throw) and action.card in _CARD_ID:
+        return _CARD_ID[action.card]
+    if isinstance(action, Pass):
+        return _PASS_ID
+    if isinstance(action, Give) and 1 <= action.drinks <= MAX_GIVE and 0 <= action.seat < _SEATS:
+        return _GIVE_BASE + (action.drinks - 1) * _SEATS + action.seat
+    raise InvalidNotation(f"{action!s} is not an action of the Game of Death with an id")
+
+
+def action_from_id(number: int) -> Action:
+    """The action with id ``number``, already checked to be in range."""
+    return _BY_ID[number]
+
+
+_GIVE = re.compile(r"^give\s+(\d+)\s*>\s*p?(\d+)$", re.IGNORECASE)
+_PENALTY = re.compile(r"^(doh|delay)\s+(?:(\d+)\s*>\s*)?p?(\d+)$", re.IGNORECASE)
 
 
 def parse_action(text: str) -> Action:
-    """Parse an action in the notation above.
+    """Parse a player action in the notation above.
 
     Raises:
         InvalidNotation: naming the text and the forms it may take.
     """
     t = text.strip()
-    low = t.lower()
-    if low == "pass":
+    if t.lower() == "pass":
         return PASS
-    if low.startswith("illegal "):
-        return IllegalThrow(parse_card(t[8:]))
-    found = _ASSIGN.match(t)
+    found = _GIVE.match(t)
     if found:
-        kind, drinks, player = found.group(1).lower(), int(found.group(2)), int(found.group(3))
+        drinks, player = int(found.group(1)), int(found.group(2))
         if drinks < 1 or player < 1:
             raise InvalidNotation(f"{t!r}: drinks and player numbers count from 1")
-        if kind == "give":
-            return Give(drinks, player - 1)
-        return Penalty(kind, drinks, player - 1)
+        return Give(drinks, player - 1)
     try:
         return Throw(parse_card(t))
     except InvalidNotation:
+        extra = " (doh, delay and illegal are table entries, G13)" if is_table_text(t) else ""
         raise InvalidNotation(
-            f"{t!r} is not an action of the Game of Death: write a card (7C), pass, "
-            "give N>Pk, doh N>Pk, delay N>Pk or illegal CARD"
+            f"{t!r} is not an action of the Game of Death: write a card (7C), pass or "
+            f"give N>Pk{extra}"
         ) from None
+
+
+def is_table_text(text: str) -> bool:
+    """Whether ``text`` is written as a table entry (``doh``, ``delay`` or ``illegal``)."""
+    return text.strip().split(" ", 1)[0].lower() in ("doh", "delay", "illegal")
+
+
+def parse_table_entry(text: str) -> TablePenalty | IllegalShow:
+    """Parse a table entry: ``doh Pk``, ``delay Pk`` (also the old ``doh 1>Pk``) or
+    ``illegal CARD`` (G13).
+
+    Raises:
+        InvalidNotation: naming the text and the forms it may take.
+        IllegalAction: a penalty of more than one drink (G13: one drink each).
+    """
+    t = text.strip()
+    word, _, rest = t.partition(" ")
+    if word.lower() == "illegal" and rest.strip():
+        return IllegalShow(parse_card(rest))
+    found = _PENALTY.match(t)
+    if found is None:
+        raise InvalidNotation(
+            f"{t!r} is not a table entry of the Game of Death: write doh Pk, delay Pk or "
+            "illegal CARD (G13)"
+        )
+    reason, drinks, player = found.group(1).lower(), found.group(2), int(found.group(3))
+    if player < 1 or (drinks is not None and int(drinks) < 1):
+        raise InvalidNotation(f"{t!r}: drinks and player numbers count from 1")
+    if drinks is not None and int(drinks) > 1:
+        raise IllegalAction(
+            f"{t!r}: a {TABLE_REASONS[reason]} penalty is one drink, not {int(drinks)} (G13)"
+        )
+    return TablePenalty(reason, player - 1)
 
 
 def parse_deal(obj: object, players: int) -> tuple[tuple[Card, ...], ...]:
@@ -156,15 +240,23 @@ def parse_deal(obj: object, players: int) -> tuple[tuple[Card, ...], ...]:
             hands.append(tuple(parse_card(c) for c in hand))
         except InvalidNotation as err:
             raise InvalidNotation(f"deal hand {seat + 1}: {err}") from None
-    cards = [c for h in hands for c in h]
+    check_deck(tuple(c for h in hands for c in h), "deal")
+    return tuple(hands)
+
+
+def check_deck(cards: tuple[Card, ...], what: str) -> None:
+    """G1: the 52 cards, each once, no Jokers.
+
+    Raises:
+        InvalidNotation: naming ``what`` and the card at fault.
+    """
     counts = Counter(cards)
     twice = [c for c, k in counts.items() if k > 1]
     if twice:
-        raise InvalidNotation(f"deal has {twice[0]} {counts[twice[0]]} times")
+        raise InvalidNotation(f"{what} has {twice[0]} {counts[twice[0]]} times")
     jokers = [c for c in cards if c.rank == Rank.JOKER]
     if jokers:
-        raise InvalidNotation(f"deal has {jokers[0]}: the Game of Death uses 52 cards (G1)")
+        raise InvalidNotation(f"{what} has {jokers[0]}: the Game of Death uses 52 cards (G1)")
     missing = [c for c in deck52() if c not in counts]
     if missing:
-        raise InvalidNotation(f"deal is missing {missing[0]}: all 52 cards are dealt (G1)")
-    return tuple(hands)
+        raise InvalidNotation(f"{what} is missing {missing[0]}: all 52 cards are dealt (G1)")

@@ -1,7 +1,9 @@
 """Determinization for the Game of Death: full states that agree with a view.
 
-The unseen cards (not in the seat's own hand, on the pile, or swept) go to the other hands with
-the viewed sizes, and never to a player whose pass showed he holds no card of that suit or rank.
+The cards known to be in a hand (shown in an illegal throw, G13; every hand at the end, G11)
+stay there. The unseen cards (not in the seat's own hand, on the pile, swept or known) go to
+the other hands with the viewed sizes, and never to a player whose pass showed he holds no card
+of that suit or rank (G2).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import random
 
 from parlour.cards import Card, deck52
+from parlour.games.death.position import Position
 from parlour.games.death.rules import DeathState
 from parlour.games.death.view import DeathView
 
@@ -18,11 +21,13 @@ _TRIES = 200
 
 
 def _deal_unseen(view: DeathView, rng: random.Random) -> list[list[Card]]:
-    """Random hands for the other seats that respect sizes and voids; most constrained cards
-    first, each to a random seat that may hold it, weighted by the room it has left."""
-    seen = set(view.hand or ()) | set(view.pile) | set(view.swept)
-    unseen = [c for c in deck52() if c not in seen]
+    """Random hands for the other seats that hold their known cards and respect sizes and
+    voids; the most constrained cards first, each to a random seat that may hold it, weighted
+    by the room it has left."""
     others = [s for s in range(view.players) if s != view.seat]
+    known = {s: list(view.known_in_hands[s]) for s in others}
+    seen = {*(view.hand or ()), *view.pile, *view.swept, *(c for s in others for c in known[s])}
+    unseen = [c for c in deck52() if c not in seen]
 
     def allowed(card: Card, seat: int) -> bool:
         return (
@@ -32,8 +37,8 @@ def _deal_unseen(view: DeathView, rng: random.Random) -> list[list[Card]]:
     for _ in range(_TRIES):
         rng.shuffle(unseen)
         order = sorted(unseen, key=lambda c: sum(allowed(c, s) for s in others))
-        room = {s: view.hand_sizes[s] for s in others}
-        hands: dict[int, list[Card]] = {s: [] for s in others}
+        room = {s: view.hand_sizes[s] - len(known[s]) for s in others}
+        hands: dict[int, list[Card]] = {s: list(known[s]) for s in others}
         for card in order:
             seats = [s for s in others if room[s] and allowed(card, s)]
             if not seats:
@@ -42,6 +47,8 @@ def _deal_unseen(view: DeathView, rng: random.Random) -> list[list[Card]]:
             hands[seat].append(card)
             room[seat] -= 1
         else:
+            for s in others:
+                rng.shuffle(hands[s])  # the order of a hand is never seen
             return [hands.get(s, []) for s in range(view.players)]
     raise ValueError("no deal of the unseen cards agrees with this view")
 
@@ -53,24 +60,24 @@ def sample_state(view: DeathView, rng: random.Random) -> DeathState:
         view.hand if seat == view.seat and view.hand is not None else tuple(dealt[seat])
         for seat in range(view.players)
     )
-    state = DeathState.__new__(DeathState)
-    state._options = view.options
-    state._hands = hands
-    state._pile = view.pile
-    state._pile_seats = view.pile_seats
-    state._swept = view.swept
-    state._taken = view.drinks_taken
-    state._given = view.drinks_given
-    state._pending = None
-    if view.pending_give is not None:
-        giver, left = view.pending_give
-        state._pending = (giver, left, bool(view.pile) and view.pile[-1].rank.letter == "A")
-    state._to_move = view.to_move if view.to_move is not None else 0
-    state._last_thrower = view.last_thrower
-    state._passed = view.passed
-    state._first_out = view.first_out
-    state._void_suits = view.void_suits
-    state._void_ranks = view.void_ranks
-    state._over = view.over
-    state._log = ()
-    return state
+    # At the end every hand is shown (G11): the known cards are then the whole hands.
+    known = tuple(frozenset() if view.over else frozenset(cards) for cards in view.known_in_hands)
+    position = Position(
+        options=view.options,
+        hands=hands,
+        pile=view.pile,
+        pile_seats=view.pile_seats,
+        swept=view.swept,
+        taken=view.drinks_taken,
+        given=view.drinks_given,
+        pending=view.pending_give,
+        to_move=view.to_move,
+        last_thrower=view.last_thrower,
+        passed=view.passed,
+        first_out=view.first_out,
+        void_suits=view.void_suits,
+        void_ranks=view.void_ranks,
+        known=known,
+        over=view.over,
+    )
+    return DeathState._make(position)

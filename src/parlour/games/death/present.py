@@ -1,0 +1,230 @@
+"""How front ends show Becker's Game of Death: the pile and the drinks table from a seat's view,
+the give prompt and its split (G5), the illegal throw's penalty and the table penalties (G13),
+the result in words and the rules in short."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from parlour.core.game import Action, Outcome, View, seat_name
+from parlour.core.present import (
+    Forfeit,
+    Presenter,
+    Reply,
+    TableCommand,
+    card_text,
+    hand_line,
+    header,
+)
+from parlour.games.death.notation import Give, TablePenalty, Throw, parse_table_entry
+from parlour.games.death.view import DeathView
+
+__all__ = ["PRESENTER", "DeathPresenter", "parse_split"]
+
+RULES = "\n".join(
+    (
+        "Becker's Game of Death: make everyone else drink more than you do. Fewest drinks "
+        "taken wins (G12).",
+        "• Start (G1): all the cards are dealt; the holder of the two of diamonds throws it first.",
+        "• Throwing (G2): throw a card of the same suit or the same rank as the top of the "
+        "pile. If you can, you must; if you cannot, you pass and drink 1. After a sweep you "
+        "lead any card.",
+        "• Going down (G3): same suit, both 2 to 10, lower than the card below: drink the "
+        "difference.",
+        "• Breaking suit (G4): a card of the same rank in another suit makes whoever threw the "
+        "covered card drink 1.",
+        "• Face cards (G5): black ones give, red ones take. Spades A 20, K 8, Q 6, J 4; clubs "
+        "A 5, K 4, Q 3, J 2 (given). Hearts A 5, K 4, Q 3, J 2; diamonds A 10, K 8, Q 6, J 4 "
+        "(taken). You may split what you give; play waits until all is given.",
+        "• Social (G7): the four cards of one rank thrown in a row: everyone drinks 1.",
+        "• Sweeps (G8, G9): after an Ace's drinks the pile is swept and the same player leads; "
+        "when everyone else passes, the pile is swept and the last thrower leads.",
+        "• End (G10, G11): once a player is out of cards, play goes on until the turn would "
+        "come back to him. Black face cards left in a hand are drunk at their give value.",
+        "• Illegal throw (G13): a card from your hand that does not follow costs 2 drinks and "
+        "goes back to your hand.",
+        "Notation: a card (9c, 10h, Q♠) throws it; pass when you cannot follow. After a black "
+        "face card the give prompt asks whom to give to: 3 gives all to Player 3, 2=3 3=2 "
+        "splits five; give N>Pk also works.",
+    )
+)
+
+_TABLE_COMMANDS = (
+    TableCommand(
+        "doh",
+        "doh Pk",
+        "Player k drinks 1 for a D'oh! (a slip such as going out of turn)",
+    ),
+    TableCommand("delay", "delay Pk", "Player k drinks 1 for delaying the game"),
+)
+_TABLE_WORDS = tuple(c.word for c in _TABLE_COMMANDS)
+
+
+def _give_example(view: DeathView, left: int) -> str:
+    """``3 = all to Player 3; 2=3 3=2 splits`` for the players and drinks at hand."""
+    others = [s + 1 for s in range(view.players) if s != view.seat]
+    text = f"{others[-1]} = all to Player {others[-1]}"
+    if len(others) > 1 and left > 1:
+        text += f"; {others[0]}={left - left // 2} {others[1]}={left // 2} splits"
+    return text
+
+
+def parse_split(line: str, left: int, example: str) -> list[tuple[int, int]] | str:
+    """A give's split (G5) as ``(player number, drinks)`` pairs, or why it is not one (with
+    ``example`` of a good one): ``3`` gives everything left to Player 3; ``2=3 3=2`` gives 3
+    to Player 2 and 2 to Player 3; ``2=1 2=1`` gives Player 2 two drinks."""
+    split: list[tuple[int, int]] = []
+    for part in line.replace(",", " ").split():
+        name, sep, many = part.partition("=")
+        who = name.strip().lower().removeprefix("player").removeprefix("p")
+        many = many.strip()
+        if not (who.isascii() and who.isdigit()) or (
+            sep and not (many.isascii() and many.isdigit())
+        ):
+            return f"{part!r}: write a player's number (3) or player=drinks (2=3 3=2)."
+        split.append((int(who), int(many) if sep else 0))
+    if len(split) == 1 and split[0][1] == 0:
+        split = [(split[0][0], left)]
+    if any(n == 0 for _, n in split):
+        return f"Say how many drinks each player gets: {example}"
+    merged: dict[int, int] = {}
+    for player, n in split:
+        merged[player] = merged.get(player, 0) + n
+    total = sum(merged.values())
+    if total > left:
+        return f"That gives {total} drinks, but only {left} are left to give (G5)."
+    return list(merged.items())
+
+
+class DeathPresenter(Presenter):
+    """The Game of Death at a table: the pile with who threw each card, a drinks table."""
+
+    rules = RULES
+    table_commands = _TABLE_COMMANDS
+
+    def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> RenderableType:
+        """The pile with who threw each card, the drinks table, passes and the give in
+        progress, and the seat's own hand."""
+        assert isinstance(view, DeathView)
+        swept = len(view.swept)
+        detail = "opening" if not view.started else f"{swept} card{'s' if swept != 1 else ''} swept"
+        head = header("Becker's Game of Death", view.to_move, detail, labels)
+        pile = Text("Pile (top last): ", style="bold")
+        if not view.pile:
+            why = (
+                "the holder of the two of diamonds opens (G1)" if not view.started else "a new lead"
+            )
+            pile.append(f"empty: {why}", "dim")
+        for k, (card, seat) in enumerate(zip(view.pile, view.pile_seats, strict=True)):
+            pile.append("  " if k else "")
+            pile.append_text(card_text(card))
+            pile.append(f"\u00a0(P{seat + 1})", style="dim")
+        table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+        for column in ("player", "cards", "drinks taken", "given", "note"):
+            table.add_column(column)
+        sober = set(view.options.sober)
+        for seat, label in enumerate(labels):
+            notes = []
+            if seat in sober:
+                notes.append("sober: points (G14)")
+            if seat in view.passed:
+                notes.append("passed")
+            if view.first_out == seat:
+                notes.append("first out (G10)")
+            if view.pending_give is not None and view.pending_give[0] == seat:
+                notes.append(f"giving {view.pending_give[1]} (G5)")
+            table.add_row(
+                Text(label, style="bold green" if seat == view.to_move else ""),
+                str(view.hand_sizes[seat]),
+                str(view.drinks_taken[seat]),
+                str(view.drinks_given[seat]),
+                ", ".join(notes),
+            )
+        parts: list[RenderableType] = [head, pile, table]
+        if view.hand is not None:
+            playable = {a.card for a in legal if isinstance(a, Throw)}
+            marking = bool(legal) and view.pending_give is None
+            parts.append(hand_line(view.hand, playable, marking))
+        return Group(*parts)
+
+    def result_text(self, outcome: Outcome, labels: Sequence[str], moves: int) -> str:
+        """``Player 2 wins with the fewest drinks taken (G12). 93 actions``."""
+        names = " and ".join(labels[s] for s in outcome.winners)
+        lead = f"{names} win{'s' if len(outcome.winners) == 1 else ''}"
+        return f"{lead} with the fewest drinks taken (G12). {moves} actions"
+
+    def end_table(self, outcome: Outcome, view: View, labels: Sequence[str]) -> RenderableType:
+        """G12: drinks taken and given by each player, and his place."""
+        assert isinstance(view, DeathView)
+        table = Table("player", "drinks taken", "given", "place", title="Drinks")
+        for seat, label in enumerate(labels):
+            table.add_row(
+                label,
+                str(view.drinks_taken[seat]),
+                str(view.drinks_given[seat]),
+                str(outcome.ranks[seat]),
+            )
+        return table
+
+    def numbered(self, legal: Sequence[Action]) -> list[Action]:
+        """Every legal action but a give, which has a prompt of its own (G5)."""
+        return [a for a in legal if not isinstance(a, Give)]
+
+    def pretty_action(self, action: Action) -> Text:
+        return card_text(action.card) if isinstance(action, Throw) else Text(str(action))
+
+    @staticmethod
+    def _giving(view: View) -> int | None:
+        """The drinks the seat of ``view`` still has to give (G5), or ``None``."""
+        assert isinstance(view, DeathView)
+        pending = view.pending_give
+        return pending[1] if pending is not None and pending[0] == view.seat else None
+
+    def prompt(self, view: View) -> str:
+        assert isinstance(view, DeathView) and view.seat is not None
+        left = self._giving(view)
+        if left is None:
+            return f"{seat_name(view.seat)}> "
+        return (
+            f"{seat_name(view.seat)}, give {left} drink{'s' if left > 1 else ''} (G5): "
+            f"to whom? ({_give_example(view, left)})> "
+        )
+
+    def read(self, view: View, line: str) -> Reply | None:
+        """While the seat gives (G5), a line that is no ``give N>Pk`` is a split of what is
+        left: ``3`` gives all of it to Player 3, ``2=3 3=2`` splits it."""
+        assert isinstance(view, DeathView)
+        left = self._giving(view)
+        if left is None or line.lower().startswith("give"):
+            return None
+        if not line:
+            return Reply(
+                message=f"Give {left} drink{'s' if left > 1 else ''} to the other players (G5): "
+                f"{_give_example(view, left)}; give N>Pk gives N to Player k."
+            )
+        split = parse_split(line, left, _give_example(view, left))
+        if isinstance(split, str):
+            return Reply(message=split)
+        return Reply(actions=tuple(f"give {n}>P{player}" for player, n in split))
+
+    def forfeit(self, view: View, text: str) -> Forfeit:
+        """G13: a card from the hand that does not follow costs 2 drinks and goes back (the
+        rules refuse the entry when the option ``illegal_throw_penalty`` is off or the card is
+        not in the hand, and then the refusal costs nothing)."""
+        return Forfeit(
+            f"illegal {text}",
+            "an illegal throw costs 2 drinks and the card goes back to your hand (G13). "
+            "Throw a card that follows, or pass if you have none.",
+        )
+
+    def entry_target(self, entry: str) -> int | None:
+        """The player a ``doh Pk`` or ``delay Pk`` penalises (G13)."""
+        parsed = parse_table_entry(entry)
+        return parsed.seat if isinstance(parsed, TablePenalty) else None
+
+
+PRESENTER = DeathPresenter()
