@@ -10,15 +10,24 @@ import pytest
 from parlour.bots import make_agent
 from parlour.bots.ismcts import Ismcts
 from parlour.core import InvalidOption, State, make_rng
+from parlour.games import GAMES as REGISTERED
 from parlour.games import find_game
 
 SPECS = ["random", "heuristic", "ismcts:30", "ismcts:30:heuristic"]
-GAMES = ["beor", "death"]
+# Every game with decisions has agents (a new game is tested here without a change).
+GAMES = [g.name for g in REGISTERED.values() if g.info.decisions]
+
+
+def seats(name: str, wanted: int) -> int:
+    """``wanted`` players, or the nearest count the game allows."""
+    info = find_game(name).info
+    return min(max(wanted, info.min_players), info.max_players)
 
 
 def positions(name: str, players: int, seed: int, count: int) -> list[State]:
     """Positions spread over a game played by random agents."""
     game = find_game(name)
+    players = seats(name, players)
     rng = random.Random(seed)
     state = game.new(players, seed)
     seen: list[State] = []
@@ -71,14 +80,14 @@ def test_agents_finish_games_with_legal_actions(name: str) -> None:
         make_agent("random", game),
         make_agent("ismcts:10", game),
     ]
-    state = game.new(3, 4)
-    rngs = [random.Random(s) for s in range(3)]
+    state = game.new(seats(name, 3), 4)
+    rngs = [random.Random(s) for s in range(state.players)]
     moves = 0
     while not state.is_over and moves < 400:
         seat = state.to_move
         assert seat is not None
         legal = state.legal_actions()
-        action = agents[seat].choose(state.view(seat), legal, rngs[seat])
+        action = agents[seat % 3].choose(state.view(seat), legal, rngs[seat])
         assert action in legal
         state = state.apply(action)
         moves += 1
