@@ -22,6 +22,7 @@ from parlour.core.game import Action, State, View
 from parlour.core.strategy import Strategy
 from parlour.games.beor.deal import deck_for
 from parlour.games.beor.notation import GROUPS, Move, fits
+from parlour.games.beor.rules import BeorState
 from parlour.games.beor.view import BeorView
 
 __all__ = ["STRATEGY", "BeorHeuristic", "evaluate", "potential"]
@@ -135,8 +136,8 @@ def evaluate(state: State) -> tuple[float, ...]:
     outcome = state.outcome
     if outcome is not None:
         return outcome.returns if outcome.winners else tuple(0.0 for _ in outcome.returns)
-    hands: tuple[tuple[Card, ...], ...] = getattr(state, "hands", ())
-    bases: tuple[tuple[Card, ...], ...] = getattr(state, "bases", ())
+    assert isinstance(state, BeorState)
+    hands, bases = state.hands, state.bases
     buried = frozenset(c for pile in bases for c in pile)
     everyone = [frozenset(h) for h in hands]
     weights = []

@@ -17,6 +17,7 @@ from parlour.cards import Rank
 from parlour.core.game import Action, State, View
 from parlour.core.strategy import Strategy
 from parlour.games.death.notation import FACE, Give, Throw, is_black_face
+from parlour.games.death.rules import DeathState
 from parlour.games.death.view import DeathView
 
 __all__ = ["STRATEGY", "DeathHeuristic", "candidates", "evaluate", "final_estimate"]
@@ -88,10 +89,11 @@ def candidates(legal: tuple[Action, ...]) -> tuple[Action, ...]:
 def final_estimate(state: State) -> tuple[float, ...]:
     """Each seat's drinks so far plus, while the game is on, the G11 penalty of the black face
     cards it holds (once over, the penalty is already in the drinks taken)."""
-    taken = getattr(state, "drinks_taken", ())
+    assert isinstance(state, DeathState)
+    taken = state.drinks_taken
     if state.is_over:
         return tuple(float(t) for t in taken)
-    hands = getattr(state, "hands", ())
+    hands = state.hands
     return tuple(
         t + sum(FACE[c] for c in hand if is_black_face(c))
         for t, hand in zip(taken, hands, strict=True)
