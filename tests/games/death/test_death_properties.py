@@ -2,12 +2,13 @@
 checked against the rules.
 
 :class:`Model` is the rules of G1-G13 written small and plainly, from the text and the rulings,
-never from the engine: each action of a random playout (random legal actions, now and then an
-illegal throw or a table penalty, ``random.Random(seed)``) is applied to both, and the full state
-and the legal actions must agree. The properties: the rules (the model), the 52 cards conserved,
-no negative or shrinking drinks, drinks given equal to drinks received through gives, views and
-events that leak no hidden card and agree with the state (and with sampled states), replay
-equality, and an end to every game.
+never from the engine: each step of a random playout (random legal actions, now and then a table
+entry: an illegal throw or a D'oh!/delay penalty with random votes, ``random.Random(seed)``) is
+applied to both, and the full state, the legal actions and the refusals must agree. The
+properties: the rules (the model), the 52 cards conserved, no negative or shrinking drinks,
+drinks given equal to drinks received through gives, exactly the cards the rules keep hidden
+listed by ``hidden_from``, views, events and logs that leak none of them and agree with the state
+(and with sampled states), replay equality, and an end to every game.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parlour.core import State
+from parlour.core import IllegalAction, Record, State, TableEntry, replay
 
 from .rules_text_helpers import (
     DECK,
@@ -60,6 +62,8 @@ class Model:
         self.over = False
         self.to_move: int | None = next(s for s, h in enumerate(hands) if "2D" in h)  # G1
         self.faces = bool(options.get("difference_against_faces", False))
+        self.illegal_penalty = bool(options.get("illegal_throw_penalty", True))
+        self.known: list[set[str]] = [set() for _ in hands]  # shown in illegal throws (G13)
 
     def legal(self) -> set[str]:
         if self.over:
@@ -77,15 +81,10 @@ class Model:
 
     def apply(self, action: str) -> None:
         word = action.split()
-        if word[0] in ("doh", "delay", "give"):
+        if word[0] == "give":
             drinks, _, player = word[1].partition(">P")
             self.taken[int(player) - 1] += int(drinks)
-            if word[0] == "give":
-                assert self.pending is not None
-                self._give(int(drinks), int(player) - 1)
-        elif word[0] == "illegal":  # G13: 2 drinks, the card goes back
-            assert self.to_move is not None
-            self.taken[self.to_move] += 2
+            self._give(int(drinks), int(player) - 1)
         elif action == "pass":  # G2
             assert self.to_move is not None
             self.taken[self.to_move] += 1
@@ -93,6 +92,46 @@ class Model:
             self._advance(self.to_move)
         else:
             self._throw(action)
+
+    def allows(self, entry: str, by: int | None, votes: set[int]) -> bool:
+        """G13: whether the table entry may be made."""
+        if self.over:
+            return False
+        word = entry.split()
+        if word[0] == "illegal":
+            me = self.to_move
+            return (
+                self.illegal_penalty
+                and by in (None, me)
+                and self.pending is None
+                and me is not None
+                and word[1] in self.hands[me]
+                and word[1] not in self.legal()
+            )
+        seat = int(word[1][1:]) - 1
+        if by is None or by == seat:
+            return True
+        support = len((votes | {by}) - {seat})
+        return 2 * support > self.n - 1  # a majority of the players other than ``seat``
+
+    def table(self, entry: str) -> None:
+        """G13: a table entry the table may make (:meth:`allows`)."""
+        word = entry.split()
+        if word[0] == "illegal":  # 2 drinks, the card goes back and is known to be there
+            assert self.to_move is not None
+            self.taken[self.to_move] += 2
+            self.known[self.to_move].add(word[1])
+        else:  # a D'oh! or a delay of game: one drink
+            self.taken[int(word[1][1:]) - 1] += 1
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        """What the rules keep from ``seat``: cards in other hands but the known ones (G13);
+        nothing at the end, when the hands are shown (G11)."""
+        if self.over:
+            return set()
+        return {
+            c for s, h in enumerate(self.hands) if s != seat for c in h if c not in self.known[s]
+        }
 
     def _give(self, drinks: int, seat: int) -> None:
         assert self.pending is not None
@@ -109,6 +148,7 @@ class Model:
         assert me is not None
         top = self.pile[0] if self.pile else None
         self.hands[me].remove(card)
+        self.known[me].discard(card)
         self.started = True
         if top is not None and card[0] == top[0]:  # G4
             self.taken[self.throwers[0]] += 1
@@ -182,20 +222,21 @@ def check_state(state: State, model: Model) -> None:
     assert set(actions) == model.legal()
 
 
-def check_views(state: State, model: Model, public: set[str], sober: set[int]) -> None:
-    """Views and events hold no hidden card and agree with the state (Common: public info)."""
+def check_views(state: State, model: Model, sober: set[int]) -> None:
+    """``hidden_from`` lists exactly what the rules hide; views, events and the newest log
+    entry hold none of it and agree with the state (Common: public information)."""
     data = js(state)
-    shown = set(public)
-    if state.is_over:  # G11: the black face cards left in hands are drunk for, in public
-        shown |= {c for h in data["hands"] for c in h if c in GIVE}
     for seat in [None, *range(model.n)]:
+        hidden = model.hidden_from(seat)
+        assert state.hidden_from(seat) == frozenset(hidden)
         view = state.view(seat).to_json()
-        own = set(data["hands"][seat]) if seat is not None else set()
-        hidden = {c for h in data["hands"] for c in h} - own - shown
         assert not cards_named(str(view)) & hidden, (seat, cards_named(str(view)) & hidden)
         for event in state.events:
             if event.is_visible_to(seat):
                 assert not cards_named(event.text + str(dict(event.data))) & hidden
+        assert not cards_named(str(state.tail(seat, 1)[0].to_json())) & hidden
+        shown = [sorted(h) for h in model.hands] if model.over else model.known
+        assert [sorted(k) for k in view["known_in_hands"]] == [sorted(k) for k in shown]
         if seat is None:
             continue
         assert sorted(view["hand"]) == sorted(data["hands"][seat])
@@ -211,55 +252,71 @@ def check_views(state: State, model: Model, public: set[str], sober: set[int]) -
         assert shown_sober in (sober, {s + 1 for s in sober})  # seats or player numbers (G14)
 
 
-def random_action(state: State, rng: random.Random, penalty: bool) -> str:
-    """A random legal action; now and then an illegal throw (G13) or a table penalty."""
+Step = tuple[str, int | None, list[int]]
+"""A step of a playout: an action (by the seat to move) or a table entry, by whom, the votes."""
+
+
+def random_step(state: State, rng: random.Random) -> tuple[bool, Step]:
+    """A random legal action, or now and then a table entry (G13): an illegal throw, or a
+    D'oh! or delay on a random player by a random seat (or a referee) with random votes.
+    Whether it is a table entry, and the step."""
     data = js(state)
     roll = rng.random()
-    if roll < 0.03:
+    seats: list[int | None] = [None, *range(state.players)]
+    if roll < 0.04:
         kind = rng.choice(["doh", "delay"])
-        return f"{kind} {rng.randint(1, 3)}>P{rng.randint(1, state.players)}"
-    legal = [str(a) for a in state.legal_actions()]
-    if roll < 0.08 and penalty and data["pile"] and data["pending_give"] is None:
+        votes = [s for s in range(state.players) if rng.random() < 0.5]
+        return True, (f"{kind} P{rng.randint(1, state.players)}", rng.choice(seats), votes)
+    if roll < 0.08 and data["pile"]:
         seat = state.to_move
         assert seat is not None
         wrong = [c for c in data["hands"][seat] if not follows(c, data["pile"][0])]
         if wrong:
-            return f"illegal {rng.choice(sorted(wrong))}"
-    return rng.choice(legal)
+            by = seat if rng.random() < 0.8 else rng.choice(seats)
+            return True, (f"illegal {rng.choice(sorted(wrong))}", by, [])
+    legal = [str(a) for a in state.legal_actions()]
+    return False, (rng.choice(legal), state.to_move, [])
 
 
 def playout(
     state: State, seed: int, options: Mapping[str, Any], views: bool = True
-) -> tuple[list[str], list[dict[str, Any]], State]:
-    """Random play to the end, every step checked against the model; actions, states, end."""
+) -> tuple[list[str], list[TableEntry], list[dict[str, Any]], State]:
+    """Random play to the end, every step checked against the model: the actions, the table
+    entries made, the states and the end."""
     rng = random.Random(seed)
     model = Model(js(state)["hands"], options)
     sober = {p - 1 for p in options.get("sober", [])}
-    penalty = bool(options.get("illegal_throw_penalty", True))
-    public: set[str] = set()
     actions: list[str] = []
+    table: list[TableEntry] = []
     states = [js(state)]
     check_state(state, model)
     while not state.is_over:
-        assert len(actions) < STEP_LIMIT, "the game does not end"
-        action = random_action(state, rng, penalty)
+        assert len(actions) + len(table) < STEP_LIMIT, "the game does not end"
+        is_table, (text, by, votes) = random_step(state, rng)
         before = js(state)["drinks_taken"]
-        state = state.apply(action)
-        model.apply(action)
-        public |= cards_named(action)
-        public |= set(js(state)["pile"])
-        actions.append(action)
+        if not is_table:
+            state = state.apply(text)
+            model.apply(text)
+            actions.append(text)
+        elif model.allows(text, by, set(votes)):
+            state = state.apply_table(text, by=by, votes=votes)
+            model.table(text)
+            table.append(TableEntry(len(actions), text, by, tuple(votes)))
+        else:
+            with pytest.raises(IllegalAction, match=r"G13|G5"):
+                state.apply_table(text, by=by, votes=votes)
+            continue
         states.append(js(state))
         check_state(state, model)
         assert all(a <= b for a, b in zip(before, js(state)["drinks_taken"], strict=True))
         if views:
-            check_views(state, model, public, sober)
-            if len(actions) % 7 == 0 and not state.is_over:
+            check_views(state, model, sober)
+            if len(states) % 7 == 0 and not state.is_over:
                 seat = rng.randrange(state.players)
                 view = state.view(seat)
                 assert GAME.sample(view, rng).view(seat).to_json() == view.to_json()
     check_outcome(state)
-    return actions, states, state
+    return actions, table, states, state
 
 
 def check_outcome(state: State) -> None:
@@ -309,12 +366,13 @@ def test_hand_built_deals_of_any_sizes(players: int, seed: int, options: dict[st
 @settings(max_examples=40, deadline=None)
 @given(st.integers(2, 10), st.integers(0, 2**32 - 1))
 def test_replay_gives_the_same_states(players: int, seed: int) -> None:
-    """Common: "the same record always replays to the same states and events" """
-    actions, states, end = playout(GAME.new(players, seed), seed, {}, views=False)
-    state = GAME.new(players, seed)
-    assert js(state) == states[0]
-    for action, expected in zip(actions, states[1:], strict=True):
-        state = state.apply(action)
-        assert js(state) == expected
-    assert [e.to_json() for e in state.events] == [e.to_json() for e in end.events]
-    assert state.outcome == end.outcome
+    """Common: "the same record always replays to the same states and events" -- table
+    entries included, where they were made (G13)."""
+    actions, table, states, end = playout(GAME.new(players, seed), seed, {}, views=False)
+    record = Record("death", players, seed, actions=tuple(actions), table=tuple(table))
+    replayed = replay(Record.from_json(record.to_json()), GAME)
+    assert [js(s) for s in replayed] == states
+    last = replayed[-1]
+    assert [e.to_json() for e in last.events] == [e.to_json() for e in end.events]
+    assert last.outcome == end.outcome
+    assert [e.to_json() for e in last.log(None)] == [e.to_json() for e in end.log(None)]

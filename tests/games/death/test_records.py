@@ -27,7 +27,11 @@ DEAL = deal("2D 9C KS", "9D 3C", "5H")
 
 
 def replay(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, actions: list[str], **options: object
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    actions: list[str],
+    table: list[dict[str, Any]] | None = None,
+    **options: object,
 ) -> tuple[int, dict[str, Any], str]:
     path = tmp_path / "record.json"
     record = {
@@ -38,6 +42,8 @@ def replay(
         "deal": DEAL,
         "actions": actions,
     }
+    if table is not None:
+        record["table"] = table
     path.write_text(json.dumps(record))
     code = main(["replay", str(path), "--json"])
     out, err = capsys.readouterr()
@@ -110,13 +116,35 @@ class TestReplay:
         )
         assert len(err.strip().splitlines()) == 1
 
-    def test_table_and_illegal_throw_penalties(
+    def test_table_entries_in_a_record(
         self, capsys: pytest.CaptureFixture[str], tmp_path: Path
     ) -> None:
-        """G13: 'an illegal throw costs 2 drinks and the card goes back'; table penalties name
-        the player, the drinks and the reason."""
-        _, got, _ = replay(capsys, tmp_path, ["2D", "illegal 3C", "doh 1>P3", "delay 2>P1"])
-        assert got["state"]["drinks_taken"] == [2, 2, 1]
+        """G13: "Table penalties ("D'oh!", delay of game) are explicit table entries that name
+        the player and the reason, one drink each"; "an illegal throw costs 2 drinks and the
+        card goes back"."""
+        table = [
+            {"at": 1, "entry": "illegal 3C", "by": 1, "votes": []},
+            {"at": 1, "entry": "doh P3", "by": 2, "votes": []},
+            {"at": 1, "entry": "delay P1", "by": 1, "votes": [2]},
+        ]
+        code, got, _ = replay(capsys, tmp_path, ["2D"], table=table)
+        assert code == 0
+        assert got["state"]["drinks_taken"] == [1, 2, 1]
         assert got["to_move"] == 1 and "3C" in got["state"]["hands"][1]
+
+    def test_old_records_with_penalties_among_the_actions_stay_readable(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        """G13: "Records that give more than one drink in one penalty are refused naming G13";
+        those of one drink, and illegal throws, written among the actions before table entries
+        existed, are read as table entries."""
+        code, got, _ = replay(capsys, tmp_path, ["2D", "illegal 3C", "doh 1>P3", "9D"])
+        assert code == 0
+        assert got["state"]["drinks_taken"] == [0, 2, 1]
+        assert got["state"]["pile"] == ["9D", "2D"]
+        code, got, err = replay(capsys, tmp_path, ["2D", "illegal 3C", "delay 2>P1"])
+        assert code == 2 and got == {}
+        assert "action 2 'delay 2>P1'" in err and "(G13)" in err
+        assert len(err.strip().splitlines()) == 1
         code, _, err = replay(capsys, tmp_path, ["2D", "illegal 3C"], illegal_throw_penalty=False)
         assert code == 2 and "illegal_throw_penalty" in err

@@ -7,9 +7,11 @@ penalties (G13) and sober players (G14). Deals are built by hand (:mod:`.rules_t
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from parlour.errors import IllegalAction, InvalidOption, ParlourError
+from parlour.errors import GameOver, IllegalAction, InvalidNotation, InvalidOption
 
 from .rules_text_helpers import (
     ENDING5_ACTIONS,
@@ -151,7 +153,7 @@ class TestG12:
 
 class TestG13:
     def test_engines_offer_only_legal_actions(self) -> None:
-        """ "Engines offer only legal actions." """
+        """ "Engines offer only legal actions." -- throws, passes and gives; no table entry."""
         state = GAME.new(4, 3)
         for _ in range(40):
             for action in legal(state):
@@ -162,9 +164,10 @@ class TestG13:
         """ "an illegal throw costs 2 drinks and the card goes back (option
         ``illegal_throw_penalty``, default on for people)." """
         state = swept("9C", "7H 3C", "4H").apply("9C")
-        after = state.apply("illegal 7H")
+        after = state.apply_table("illegal 7H", by=1)
         assert delta(state, after) == [0, 2, 0]
         assert text_with(after, "Player 2 drinks 2", "(G13)")
+        assert after.to_move == 1 and legal(after) == {"3C"}
 
     @pytest.mark.parametrize("value", ["sometimes", 3])
     def test_the_option_is_validated(self, value: object) -> None:
@@ -172,32 +175,131 @@ class TestG13:
         with pytest.raises(InvalidOption):
             GAME.new(3, 0, options={"illegal_throw_penalty": value})
 
-    @pytest.mark.parametrize(("action", "seat"), [("doh 3>P1", 0), ("delay 1>P3", 2)])
-    def test_table_penalties_name_the_player_the_drinks_and_the_reason(
-        self, action: str, seat: int
+    @pytest.mark.parametrize(
+        ("entry", "seat", "reason"), [("doh P1", 0, "D'oh!"), ("delay P3", 2, "delay of game")]
+    )
+    def test_table_penalties_name_the_player_and_the_reason_one_drink_each(
+        self, entry: str, seat: int, reason: str
     ) -> None:
-        """ "Table penalties ("D'oh!", delay of game) are explicit actions that name the player,
-        the drinks and the reason." """
+        """ "Table penalties ("D'oh!", delay of game) are explicit table entries that name the
+        player and the reason, one drink each" """
         state = new(build_deal("2D", "3D 9S", "5C", rest=0)).apply("2D")
-        after = state.apply(action)
-        drinks = int(action.split()[1].split(">")[0])
-        assert delta(state, after) == [drinks if s == seat else 0 for s in range(3)]
-        assert text_with(after, f"Player {seat + 1} drinks {drinks}", "(G13)")
+        after = state.apply_table(entry, by=seat)
+        assert delta(state, after) == [1 if s == seat else 0 for s in range(3)]
+        assert text_with(after, f"Player {seat + 1} drinks 1", reason, "(G13)")
+        assert [e.kind for e in after.events] == ["penalty"]
         assert after.to_move == 1
+        step = after.log(None)[-1]
+        assert (step.kind, step.seat, step.text) == ("table", seat, entry)
+
+    def test_old_notation_of_one_drink_is_read_more_is_refused(self) -> None:
+        """ ""D'oh! drinks" are counted one per occurrence" -- ``doh 1>P1`` is ``doh P1``; a
+        penalty of 2 drinks is refused naming G13."""
+        state = new(build_deal("2D", "3D 9S", "5C", rest=0)).apply("2D")
+        after = state.apply_table("doh 1>p1", by=0)
+        assert delta(state, after) == [1, 0, 0]
+        assert after.log(0)[-1].text == "doh P1"
+        with pytest.raises(IllegalAction, match=r"one drink.*\(G13\)"):
+            state.apply_table("doh 2>P1", by=0)
+
+    @pytest.mark.parametrize("text", ["dance", "doh", "doh P0", "illegal", "illegal 1Z"])
+    def test_entries_in_no_notation_are_bad_notation(self, text: str) -> None:
+        """ "explicit table entries" -- in the notation ``doh Pk``, ``delay Pk``,
+        ``illegal CARD``."""
+        state = new(build_deal("2D", "3D 9S", "5C", rest=0))
+        with pytest.raises(InvalidNotation):
+            state.apply_table(text, by=0)
 
     def test_table_penalties_for_players_with_no_cards(self) -> None:
-        """ "explicit actions that name the player" -- any player of the game."""
+        """ "table entries that name the player" -- any player of the game."""
         state = play(new(build_deal("2D", "3D 9S", rest=2)), ["2D"])
-        after = state.apply("doh 1>P1")
+        after = state.apply_table("doh P1", by=0)
         assert delta(state, after) == [1, 0, 0]
-        with pytest.raises(ParlourError):
-            state.apply("doh 1>P4")
+        with pytest.raises(IllegalAction, match="no Player 4"):
+            state.apply_table("doh P4")
+
+    @pytest.mark.parametrize(
+        ("players", "by", "votes", "allowed"),
+        [
+            (4, 0, [], False),  # 1 of the 3 others
+            (4, 0, [1], True),  # 2 of 3
+            (4, 0, [3], False),  # the penalised player's vote does not count
+            (5, 0, [1], False),  # 2 of 4 is no majority
+            (5, 0, [1, 2], True),
+            (4, 3, [], True),  # on himself
+            (4, None, [], True),  # a referee enters what the table decided
+        ],
+    )
+    def test_a_penalty_on_another_player_needs_a_majority_of_the_other_players(
+        self, players: int, by: int | None, votes: list[int], allowed: bool
+    ) -> None:
+        """ "A player may always declare a D'oh! on himself; a penalty on another player needs
+        a majority of the other players" -- here on Player 4 (seat 3)."""
+        hands = ["2D", "3D 9S", "5C", "6C", "7C"][:players]
+        state = new(build_deal(*hands, rest=0)).apply("2D")
+        if allowed:
+            assert delta(state, state.apply_table("doh P4", by=by, votes=votes))[3] == 1
+        else:
+            with pytest.raises(IllegalAction, match=r"majority of the other \d players.*G13"):
+                state.apply_table("doh P4", by=by, votes=votes)
+
+    def test_bots_vote_no_so_against_bots_a_person_penalises_only_himself(self) -> None:
+        """ "bots vote no (they never delay the game), so against bots a person can only
+        penalise himself" -- Player 1 at a table of three with two bots."""
+        state = new(build_deal("2D", "3D 9S", "5C", rest=0)).apply("2D")
+        for target in ("P2", "P3"):
+            with pytest.raises(IllegalAction, match="G13"):
+                state.apply_table(f"delay {target}", by=0)
+        assert delta(state, state.apply_table("delay P1", by=0)) == [1, 0, 0]
 
     def test_an_illegal_throw_needs_an_illegal_card(self) -> None:
         """ "an illegal throw costs 2 drinks and the card goes back" """
         state = swept("9C", "7H 3C", "4H").apply("9C")
-        with pytest.raises(IllegalAction):
-            state.apply("illegal 3C")
+        with pytest.raises(IllegalAction, match="legal throw"):
+            state.apply_table("illegal 3C", by=1)
+
+    def test_an_illegal_throw_is_entered_by_its_thrower_or_a_referee(self) -> None:
+        """ "People's front ends may apply the text's penalty: an illegal throw costs 2 drinks"
+        -- of the player to move; nobody else throws for him."""
+        state = swept("9C", "7H 3C", "4H").apply("9C")
+        with pytest.raises(IllegalAction, match="G13"):
+            state.apply_table("illegal 7H", by=2)
+        assert delta(state, state.apply_table("illegal 7H")) == [0, 2, 0]
+
+    def test_no_illegal_throw_while_drinks_are_to_give(self) -> None:
+        """ "the game waits until all are assigned" (G5) -- no throw, illegal or not, comes
+        before; a delay of game may (the text: "delaying drinking a previous drink")."""
+        state = swept("QS", "3H", "4H").apply("QS")
+        with pytest.raises(IllegalAction, match="G5"):
+            state.apply_table("illegal 2S", by=0)
+        assert delta(state, state.apply_table("delay P1", by=0)) == [1, 0, 0]
+
+    def test_an_illegally_thrown_card_is_public_until_thrown(self) -> None:
+        """ "an illegal throw costs 2 drinks and the card goes back" -- every seat saw it: it is
+        known to be in his hand (no longer hidden) until he throws it."""
+        state = swept("9C", "7H 3C", "4H 8H").apply("9C")
+        assert "7H" in state.hidden_from(0)
+        after = state.apply_table("illegal 7H", by=1)
+        for seat in (None, 0, 1, 2):
+            assert after.view(seat).to_json()["known_in_hands"][1] == ["7H"]
+            assert "7H" not in after.hidden_from(seat)
+        assert "3C" in after.hidden_from(0)
+        sampled = GAME.sample(after.view(2), random.Random(0))
+        assert "7H" in js(sampled)["hands"][1]
+        later = play(after, ["3C", "pass", "3H"])
+        assert later.view(0).to_json()["known_in_hands"][1] == ["7H"]
+        thrown = later.apply("7H")
+        assert not thrown.is_over
+        assert thrown.view(0).to_json()["known_in_hands"][1] == []
+
+    def test_no_entry_once_the_game_is_over(self) -> None:
+        """ "Table penalties ... one drink each" -- during the game: at the end the result is
+        settled (G12)."""
+        end = play(new(build_deal("2D", "3D 5H", rest=2)), ["2D", "3D", "4D"])
+        assert end.is_over
+        for text in ("doh P1", "delay P2", "illegal 5H"):
+            with pytest.raises(GameOver):
+                end.apply_table(text, by=0)
 
 
 class TestG14:

@@ -37,27 +37,38 @@ from .rules_text_helpers import (
 class TestDelayOfGame:
     def test_a_delay_of_game_penalty_of_one_drink(self) -> None:
         """ "If a player is doing something that is stopping the play of the game, the other
-        players may vote to give this person a delay of game penalty of one drink." -- an
-        explicit table penalty naming the player (G13); the turn does not change."""
+        players may vote to give this person a delay of game penalty of one drink." -- a table
+        entry naming the player, voted by the other players (G13); the turn does not change."""
         state = new(build_deal("2D", "3D 9S", "5C", rest=0)).apply("2D")
-        after = state.apply("delay 1>P3")
+        after = state.apply_table("delay P3", by=0, votes=[1])
         assert delta(state, after) == [0, 0, 1]
         assert after.to_move == state.to_move == 1
         assert legal(after) == legal(state)
         assert js(after)["pile"] == js(state)["pile"]
-        assert text_with(after, "Player 3", "1")
+        assert text_with(after, "Player 3 drinks 1", "delay of game", "(G13)")
+
+    def test_the_other_players_vote(self) -> None:
+        """ "the other players may vote to give this person a delay of game penalty" -- one of
+        the two other players is no majority (G13)."""
+        state = new(build_deal("2D", "3D 9S", "5C", rest=0)).apply("2D")
+        with pytest.raises(IllegalAction, match=r"majority.*\(G13\)"):
+            state.apply_table("delay P3", by=0)
+        with pytest.raises(IllegalAction, match="G13"):
+            state.apply_table("delay P3", by=0, votes=[2])  # his own vote does not count
 
     def test_a_delay_penalty_is_no_legal_action(self) -> None:
         """ "the other players may vote to give this person a delay of game penalty" -- it is
         the table's decision, not a move of the player to move (G13)."""
         state = new(build_deal("2D", "3D 9S", "5C", rest=0)).apply("2D")
         assert not any(a.startswith(("delay", "doh", "illegal")) for a in legal(state))
+        with pytest.raises(InvalidNotation, match="table entries"):
+            state.apply("delay P3")
 
     def test_delaying_a_drink_is_penalised_during_a_give(self) -> None:
         """ "Also eligible for a Delay of Game Penalty drink is a player who is obviously delaying
         drinking a previous drink." -- a penalty can come at any time, a pending give included."""
         state = swept("KC", "3H", "4H").apply("KC").apply("give 2>P2")
-        after = state.apply("delay 1>P2")
+        after = state.apply_table("delay P2", by=0, votes=[2])
         assert delta(state, after) == [0, 1, 0]
         assert pending(after) == pending(state) == (0, 2)
         assert after.to_move == 0
@@ -65,22 +76,23 @@ class TestDelayOfGame:
 
 class TestDoh:
     def test_a_doh_drink(self) -> None:
-        """ "These are drinks you get for doing something that makes you say, "D'oh!"" -- an
-        explicit table penalty naming the player and the drinks (G13)."""
+        """ "These are drinks you get for doing something that makes you say, "D'oh!"" -- a
+        table entry naming the player, one drink a D'oh! (G13); a player declares it on himself
+        without a vote."""
         state = new(build_deal("2D", "3D 9S", "5C", rest=0)).apply("2D")
-        after = state.apply("doh 2>P1")
-        assert delta(state, after) == [2, 0, 0]
+        after = state.apply_table("doh P1", by=0)
+        assert delta(state, after) == [1, 0, 0]
         assert (after.to_move, legal(after)) == (1, legal(state))
         assert js(after)["drinks_given"] == [0, 0, 0]
-        assert text_with(after, "Player 1", "2")
+        assert text_with(after, "Player 1 drinks 1", "D'oh!")
 
     def test_throwing_before_the_drinks_are_assigned(self) -> None:
         """ "Throwing a card before the current player has assigned all of their drinks." -- the
-        throw is refused; the table may give a D'oh! drink for it."""
+        throw is refused; the thrower may declare a D'oh! on himself."""
         state = swept("5C", "KC 3H", "7C").apply("5C").apply("KC")
         with pytest.raises(IllegalAction):
             state.apply("7C", seat=2)
-        after = state.apply("doh 1>P3")
+        after = state.apply_table("doh P3", by=2)
         assert delta(state, after) == [0, 0, 1]
         assert pending(after) == (1, 4)
 

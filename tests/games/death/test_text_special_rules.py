@@ -143,9 +143,10 @@ class TestIllegallyPlayedCards:
     def test_an_illegal_card_costs_two_and_goes_back(self) -> None:
         """ "If a player throws out a card which neither follows suit or value of the previously
         thrown card. That player is penalized 2 drinks. The illegally thrown card is put back in
-        that players hand, and the player throws a legal card or passes." """
+        that players hand, and the player throws a legal card or passes." -- a table entry made
+        by the player himself (G13)."""
         state = swept("9C", "7H 3C 8S", "4H").apply("9C")
-        after = state.apply("illegal 7H")
+        after = state.apply_table("illegal 7H", by=1)
         assert delta(state, after) == [0, 2, 0]
         assert hand(after, 1) == ["3C", "7H", "8S"]
         assert js(after)["pile"] == ["9C"]
@@ -157,13 +158,13 @@ class TestIllegallyPlayedCards:
     def test_after_the_penalty_he_passes_if_he_cannot_throw(self) -> None:
         """ "... and the player throws a legal card or passes." """
         state = swept("9C", "7H 8S", "4H").apply("9C")
-        after = play(state, ["illegal 7H", "pass"])
+        after = state.apply_table("illegal 7H", by=1).apply("pass")
         assert delta(state, after) == [0, 3, 0]
         assert after.to_move == 2
 
     def test_a_plain_illegal_throw_is_refused_naming_the_rule(self) -> None:
         """ "If a player throws out a card which neither follows suit or value of the previously
-        thrown card." -- without the penalty action the throw is refused (G2, G13)."""
+        thrown card." -- without the table entry the throw is refused (G2, G13)."""
         state = swept("9C", "7H 3C", "4H").apply("9C")
         with pytest.raises(IllegalAction, match=r"7H does not follow 9C: neither suit nor rank"):
             state.apply("7H")
@@ -175,16 +176,16 @@ class TestIllegallyPlayedCards:
         """ "If a player throws out a card which neither follows suit or value" -- a legal card
         (3♣) or a card he does not hold (5♥ is seat 0's) is no illegal throw."""
         state = swept("9C", "7H 3C", "4H").apply("9C")
-        with pytest.raises(IllegalAction):
-            state.apply(f"illegal {card}")
+        with pytest.raises(IllegalAction, match="G13"):
+            state.apply_table(f"illegal {card}", by=1)
 
     def test_no_penalty_when_the_option_is_off(self) -> None:
         """ "That player is penalized 2 drinks." -- unless the table turns the penalty off
         (option ``illegal_throw_penalty``, G13)."""
         options = {"illegal_throw_penalty": False}
         state = swept("9C", "7H 3C", "4H", options=options).apply("9C")
-        with pytest.raises(IllegalAction):
-            state.apply("illegal 7H")
+        with pytest.raises(IllegalAction, match="illegal_throw_penalty"):
+            state.apply_table("illegal 7H", by=1)
 
 
 class TestBlackFaceCardPenalty:
