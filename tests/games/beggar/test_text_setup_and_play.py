@@ -13,7 +13,7 @@ import re
 import pytest
 
 from parlour.cards import deck52
-from parlour.errors import IllegalAction, InvalidNotation, InvalidOption
+from parlour.errors import InvalidNotation, InvalidOption
 from parlour.games.beggar import parse_deal
 
 from .rules_text_helpers import (
@@ -42,7 +42,9 @@ class TestIntroduction:
         for _ in range(30):
             assert [str(a) for a in state.legal_actions()] == ["play"]
             state = play(state)
-        with pytest.raises(IllegalAction):
+        # With no decision to make, 'play' is the whole notation: anything else is not an
+        # action of the game at all (bad notation), not a move the rules forbid.
+        with pytest.raises(InvalidNotation, match="the only action is 'play'"):
             state.apply("pass")
 
 

@@ -27,7 +27,7 @@ __all__ = [
     "Deal",
     "RankClass",
     "Token",
-    "class_of",
+    "check_one_deck",
     "deal_sizes",
     "format_deal",
     "format_deal_ranks",
@@ -35,6 +35,7 @@ __all__ = [
     "honour",
     "is_full_card_deal",
     "parse_deal",
+    "parse_token",
     "random_deal",
 ]
 
@@ -83,16 +84,26 @@ def honour(token: Token) -> int:
     return HONOUR[token]
 
 
-def class_of(token: Token) -> RankClass:
-    """The class J/Q/K/A/number that play depends on (M10: suits and pips never matter)."""
-    return _CLASS[token]
-
-
 def format_token(token: Token, *, pretty: bool = False) -> str:
     """``KS`` (or ``K♠`` when pretty) for a full card, ``K`` or ``-`` for a class."""
     if isinstance(token, Card):
         return token.pretty() if pretty else str(token)
     return token.value
+
+
+def parse_token(text: str) -> Token:
+    """A card as :func:`format_token` writes it: ``A K Q J -`` for a class, ``KS`` (or any
+    card notation :func:`parlour.cards.parse_card` reads) for a full card.
+
+    Raises:
+        InvalidNotation: neither a class nor a card of the 52-card deck.
+    """
+    if text in _RANK_ONLY_CHARS:
+        return RankClass(text)
+    card = parse_card(text)
+    if card.is_joker:
+        raise InvalidNotation(f"{text}: Beggar-My-Neighbour uses 52 cards, no Jokers")
+    return card
 
 
 def deal_sizes(players: int) -> tuple[int, ...]:
@@ -152,7 +163,7 @@ def parse_deal(text: str, players: int | None = None) -> Deal:
         raise InvalidNotation(
             "a deal is all rank-only hands or all full-card hands, not a mix (M9)"
         )
-    _check_one_deck(deal, full_cards=bool(full) and full[0])
+    check_one_deck(deal, full_cards=bool(full) and full[0])
     sizes = tuple(len(hand) for hand in deal)
     if max(sizes) - min(sizes) > 1:
         # Seed text: "deal the cards as evenly as possible"; M7 deals the extra cards from
@@ -165,8 +176,13 @@ def parse_deal(text: str, players: int | None = None) -> Deal:
     return deal
 
 
-def _check_one_deck(deal: Deal, *, full_cards: bool) -> None:
-    """M9: a deal uses the cards of one deck exactly once."""
+def check_one_deck(deal: Deal, *, full_cards: bool) -> None:
+    """M9: a deal (or the hands and pile of any position) uses the cards of one deck exactly
+    once: 52 full cards, or 4 of each court class and 36 numbers.
+
+    Raises:
+        InvalidNotation: naming a card twice, a Joker, the cards missing or the classes held.
+    """
     cards = [t for hand in deal for t in hand]
     if full_cards:
         counts = Counter(cards)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from parlour.core.game import JSON
-from parlour.games.beggar.rules import PLAY, BeggarGame, BeggarState
+from parlour.games.beggar.game import BeggarGame
+from parlour.games.beggar.rules import PLAY, BeggarState
 
 __all__ = ["play_deal", "play_to_end"]
 
@@ -14,7 +15,11 @@ _GAME = BeggarGame()
 
 
 def play_to_end(state: BeggarState) -> BeggarState:
-    """Play ``state`` on until the game is over (M6, M10 or M11) and return the final state."""
+    """Play ``state`` on until the game is over (M6, M10 or M11) and return the final state.
+
+    It goes through ``_apply``, the fast path without the checks that cannot fail here and
+    without the per-seat log: the states between are dropped at once, so the final state's
+    ``log()`` holds only its own last action, as a new line's first entry."""
     while not state.is_over:
         state = state._apply(PLAY)
     return state

@@ -1,0 +1,138 @@
+"""What an action of Beggar-My-Neighbour does, as typed records: one frozen dataclass per kind,
+each telling itself as a core :class:`~parlour.core.log.Event` (``kind``, words, data).
+
+Every event is public: the cards are turned face up on the table, and the rest is what everyone
+at the table sees happen (M1-M6, M10, M11).
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import dataclass
+
+from parlour.core.game import Event, seat_name
+from parlour.games.beggar.history import Cycle
+from parlour.games.beggar.notation import Token, format_token
+
+__all__ = [
+    "BeggarEvent",
+    "Captured",
+    "LimitReached",
+    "Looped",
+    "Owes",
+    "TurnedCard",
+    "WentOut",
+    "Won",
+]
+
+
+def _cards(count: int) -> str:
+    return f"{count} card{'s' if count != 1 else ''}"
+
+
+class BeggarEvent:
+    """Base of the typed events; :meth:`event` is how the log tells it."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def event(self) -> Event:
+        """The event as the log shows it to every seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnedCard(BeggarEvent):
+    """Seed text: the player turns his top card face up onto the pile."""
+
+    seat: int
+    card: Token
+
+    def event(self) -> Event:
+        return Event(
+            "turned",
+            f"{seat_name(self.seat)} turns {format_token(self.card, pretty=True)}",
+            {"seat": self.seat, "card": format_token(self.card)},
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Owes(BeggarEvent):
+    """M1: a court card demands ``cards`` cards from the next player still in (M5)."""
+
+    seat: int
+    cards: int
+
+    def event(self) -> Event:
+        return Event(
+            "owes",
+            f"{seat_name(self.seat)} must pay {_cards(self.cards)}",
+            {"seat": self.seat, "cards": self.cards},
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WentOut(BeggarEvent):
+    """M3, M5: a player with no card is out."""
+
+    seat: int
+
+    def event(self) -> Event:
+        return Event("out", f"{seat_name(self.seat)} is out", {"seat": self.seat})
+
+
+@dataclass(frozen=True, slots=True)
+class Captured(BeggarEvent):
+    """M2, M4, M6: a player takes the pile of ``cards`` cards."""
+
+    seat: int
+    cards: int
+
+    def event(self) -> Event:
+        return Event(
+            "captured",
+            f"{seat_name(self.seat)} takes the pile ({_cards(self.cards)})",
+            {"seat": self.seat, "cards": self.cards},
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Won(BeggarEvent):
+    """M6: the last player holding cards wins."""
+
+    seat: int
+
+    def event(self) -> Event:
+        return Event("won", f"{seat_name(self.seat)} wins with all 52 cards", {"seat": self.seat})
+
+
+@dataclass(frozen=True, slots=True)
+class Looped(BeggarEvent):
+    """M10: a trick-boundary position repeats, so the game never ends."""
+
+    cycle: Cycle
+
+    def event(self) -> Event:
+        cycle = self.cycle
+        return Event(
+            "loop",
+            f"The game never ends: the position repeats every {cycle.length_cards} cards "
+            f"({cycle.length_tricks} tricks) (M10)",
+            cycle.to_json(),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LimitReached(BeggarEvent):
+    """M11: after ``cards`` cards the players holding most cards (``winners``) win."""
+
+    cards: int
+    winners: tuple[int, ...]
+
+    def event(self) -> Event:
+        names = " and ".join(seat_name(s) for s in self.winners)
+        verb = "hold" if len(self.winners) > 1 else "holds"
+        return Event(
+            "limit",
+            f"Card limit of {self.cards} reached: {names} {verb} the most cards (M11)",
+            {"cards": self.cards, "winners": list(self.winners)},
+        )

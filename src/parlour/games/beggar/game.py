@@ -1,0 +1,110 @@
+"""Beggar-My-Neighbour as a :class:`~parlour.core.game.Game`: its static facts, new games from a
+seed or a deal (M7, M9), determinization, the action codec and the JSON round trips."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import ClassVar
+
+from parlour.core.game import JSON, Action, Game, GameInfo, View
+from parlour.core.rng import check_seed, make_rng
+from parlour.errors import InvalidNotation
+from parlour.games.beggar.codec import read_state, read_view
+from parlour.games.beggar.notation import MAX_PLAYERS, MIN_PLAYERS, parse_deal, random_deal
+from parlour.games.beggar.options import OPTION_SPECS, BeggarOptions, typed_options
+from parlour.games.beggar.rules import PLAY, BeggarState, Play
+from parlour.games.beggar.sample import sample
+from parlour.games.beggar.view import BeggarView
+
+__all__ = ["BeggarGame"]
+
+
+class BeggarGame(Game):
+    """Beggar-My-Neighbour for 2 to 4 players (rulings M1-M11)."""
+
+    info: ClassVar[GameInfo] = GameInfo(
+        name="beggar",
+        title="Beggar-My-Neighbour",
+        aliases=("beggar-my-neighbour", "beggar-my-neighbor", "bmn"),
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        default_players=2,
+        decisions=False,
+        options=OPTION_SPECS,
+        num_distinct_actions=1,
+        # Only a card limit (M11) or a repeat (M10) ends some deals: no bound of its own.
+        max_game_length=None,
+        summary="turn cards and pay for court cards; no decisions, for 2 to 4 players",
+    )
+
+    def typed_options(self, given: Mapping[str, object] | None) -> BeggarOptions:
+        """Validated options as :class:`BeggarOptions`; raises InvalidOption naming the option."""
+        return typed_options(given)
+
+    def new(
+        self,
+        players: int,
+        seed: int,
+        options: Mapping[str, object] | None = None,
+        deal: JSON = None,
+    ) -> BeggarState:
+        """A new game from ``deal`` (M9 notation) or, without one, dealt from ``seed`` (M7:
+        seat 0 leads).
+
+        Raises:
+            InvalidOption: bad player count, seed or option.
+            InvalidNotation: a bad deal (M9, M7).
+        """
+        players = self.check_players(players)
+        seed = check_seed(seed)
+        typed = typed_options(options)
+        if deal is None:
+            hands = random_deal(players, make_rng(seed))
+        elif isinstance(deal, str):
+            hands = parse_deal(deal, players)
+        else:
+            raise InvalidNotation(f"a Beggar-My-Neighbour deal is an M9 string, got {deal!r}")
+        return BeggarState._make(deal=hands, options=typed, hands=hands)
+
+    def sample(self, view: View, rng: random.Random) -> BeggarState:
+        """A full state consistent with ``view`` (:func:`.sample.sample`)."""
+        return sample(view, rng)
+
+    def action_id(self, action: Action) -> int:
+        """``play`` is action 0, the only one.
+
+        Raises:
+            InvalidNotation: ``action`` is not ``play``.
+        """
+        if not isinstance(action, Play):
+            raise InvalidNotation(
+                f"{str(action)!r} is not an action of Beggar-My-Neighbour: the only action is "
+                "'play' (id 0)"
+            )
+        return 0
+
+    def action_from_id(self, action_id: int) -> Action:
+        """Action 0 is ``play``; any other id raises InvalidNotation."""
+        self._check_action_id(action_id)
+        return PLAY
+
+    def state_from_json(self, obj: object) -> BeggarState:
+        """The state ``BeggarState.to_json`` wrote (:func:`.codec.read_state`); it plays on
+        exactly alike, loops (M10) included.
+
+        Raises:
+            InvalidRecord: naming the field that is missing or wrong.
+        """
+        return read_state(obj)
+
+    def view_from_json(self, obj: object) -> BeggarView:
+        """The view ``BeggarView.to_json`` wrote (:func:`.codec.read_view`).
+
+        Raises:
+            InvalidRecord: naming the field that is missing or wrong.
+        """
+        return read_view(obj)
+
+
+BeggarState.game = BeggarGame()
