@@ -125,7 +125,28 @@ class DeathView(View):
             known_in_hands=f.hands("known_in_hands", players),
         )
         f.check_canonical(view.to_json())
+        view._check()
         return view
+
+    def _check(self) -> None:
+        """What a view read from JSON must hold for ``sample`` to deal hands that agree."""
+        what = "Game of Death view"
+        own = self.hand or ()
+        if self.seat is not None and len(own) != self.hand_sizes[self.seat]:
+            raise InvalidRecord(f"{what} fields 'hand' and 'hand_sizes' disagree")
+        others = [c for s, k in enumerate(self.known_in_hands) if s != self.seat for c in k]
+        seen = [*own, *self.pile, *self.swept, *others]
+        if len(set(seen)) != len(seen):
+            raise InvalidRecord(
+                f"{what} fields 'hand', 'pile', 'swept' and 'known_in_hands' list a card twice"
+            )
+        for seat, known in enumerate(self.known_in_hands):
+            if len(known) > self.hand_sizes[seat] or (
+                seat == self.seat and not set(known) <= set(own)
+            ):
+                raise InvalidRecord(
+                    f"{what} field 'known_in_hands' lists more than hand {seat + 1} holds"
+                )
 
 
 def voids_json(suits: tuple[frozenset[Suit], ...], ranks: tuple[frozenset[int], ...]) -> list[JSON]:
