@@ -196,8 +196,13 @@ class TestAtTheKeyboard:
         child.sendline("3")
         child.expect("Becker's Game of Death")
         child.expect(r"Player 3 \(random\)")
+        # Ctrl-D only once the person is asked: sent while the bots still play, it could reach
+        # the terminal before readline reads it, and be lost.
+        child.expect("Player 1> ")
         child.sendcontrol("d")
         child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
 
     def test_tab_completes_commands(self, tmp_path: Path) -> None:
         child = spawn("beor", "--seed", "3", "--seat", "2=random", cwd=tmp_path)

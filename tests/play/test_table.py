@@ -172,15 +172,15 @@ class TestRecords:
 
 class TestEvents:
     def test_a_blind_draw_is_named_to_the_drawer_only(self) -> None:
-        """B6: a card drawn face down is seen by the drawer alone."""
+        """B6: a card drawn face down is seen by the drawer alone; the table shows each seat
+        its own log, where the drawer sees the draw once, with the card."""
         g = find_game("beor")
         table = Table(g, check_seat_specs(g, ["person", "random"]), 3)
         # Not a 3 or 8: they turn the stock face up before the draw.
         table.apply(next(a for a in table.state.legal_actions() if str(a)[0] not in "38"))
-        mine = [e.text for e in table.events_for(0)]
-        theirs = [e.text for e in table.events_for(1)]
+        mine = [e.text for entry in table.state.log(0) for e in entry.events]
+        theirs = [e.text for entry in table.state.log(1) for e in entry.events]
         drawn = next(t for t in mine if "draws" in t)
         assert drawn not in theirs
         assert any(t.startswith("Player 1 draws from") for t in theirs)
-        # The drawer sees the draw once, with the card.
         assert not any(t.startswith("Player 1 draws from") for t in mine)

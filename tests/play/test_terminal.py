@@ -88,7 +88,11 @@ class TestDeathAtTheTable:
         assert table.state.to_move == 0 and len(view.hand) == 18  # type: ignore[attr-defined]
         assert "the holder of 2D throws it first (G1)" in out.getvalue()
         assert "an illegal throw costs 2 drinks" in out.getvalue()
-        assert table.actions == ["illegal 5D"]
+        # A table entry made by the thrower (G13), not a player action.
+        assert table.actions == []
+        assert table.record().to_json()["table"] == [
+            {"at": 0, "entry": "illegal 5D", "by": 0, "votes": []}
+        ]
 
     def test_no_penalty_when_the_option_is_off(self) -> None:
         g = find_game("death")

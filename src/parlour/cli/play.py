@@ -3,29 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import textwrap
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from parlour.core.record import Record
-from parlour.core.rng import derive_seed
-from parlour.games import GAMES, find_game
-from parlour.games.beggar.notation import parse_deal
-from parlour.games.beggar.play import play_to_end
-from parlour.play.beggar import show_game
-from parlour.play.menu import ask_menu
-from parlour.play.table import PERSON, Table, check_seat_specs, parse_seat_flags
-from parlour.play.terminal import TerminalGame, play_on, write_record
-
-if TYPE_CHECKING:
-    pass
-
-from parlour.cli.beggar import beggar_start
 from parlour.cli.common import (
     RULINGS_LINE,
     CommandError,
@@ -39,10 +22,29 @@ from parlour.cli.common import (
     print_json,
     read_json,
 )
+from parlour.core.game import Game
+from parlour.core.record import Record
+from parlour.core.rng import derive_seed
+from parlour.games import GAMES, find_game
+from parlour.play.menu import ask_menu
+from parlour.play.saving import write_json_record, write_record
+from parlour.play.table import (
+    PERSON,
+    Seat,
+    Table,
+    check_seat_specs,
+    default_bot,
+    options_json,
+    parse_seat_flags,
+)
+from parlour.play.terminal import TerminalGame, play_on
 
 # -- parlour play -----------------------------------------------------------------------------
 
-_DEFAULT_PLAYERS = {"beor": 2, "death": 4, "beggar": 2}
+
+def _games_with(has: Callable[[Game], object]) -> str:
+    """The names of the games for which ``has`` is true, for a message (``beggar``)."""
+    return " or ".join(g.name for g in GAMES.values() if has(g))
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -59,15 +61,25 @@ def _cmd_play(args: argparse.Namespace) -> int:
             game, specs = choice.game, choice.seats
         else:
             game = find_game(args.game)
-            if args.deal is not None and game.name != "beggar":
-                raise CommandError("--deal is for beggar; other games are dealt from --seed")
-            if args.fast and game.name != "beggar":
-                raise CommandError("--fast is for watching beggar; --delay 0 watches any game")
+            presenter = game.presenter
+            if args.deal is not None and presenter.deal_usage is None:
+                raise CommandError(
+                    f"--deal is for {_games_with(lambda g: g.presenter.deal_usage)}; "
+                    "other games are dealt from --seed"
+                )
+            if args.fast and presenter.watcher is None:
+                raise CommandError(
+                    f"--fast is for watching {_games_with(lambda g: g.presenter.watcher)}; "
+                    "--delay 0 watches any game"
+                )
             players = args.players
             if args.deal is not None:
-                players = len(parse_deal(args.deal)) if players is None else players
-            players = game.check_players(players or _DEFAULT_PLAYERS[game.name])
-            bot = "ismcts" if game.name != "beggar" else "bot"
+                hands = presenter.deal_players(args.deal)
+                if players is not None and hands is not None and players != hands:
+                    raise CommandError(f"the deal has {hands} hands but --players is {players}")
+                players = hands if players is None else players
+            players = game.check_players(players or game.info.default_players)
+            bot = default_bot(game)
             watch = args.watch or args.json
             default = [bot] * players if watch else [PERSON] + [bot] * (players - 1)
             specs = parse_seat_flags(args.seat or (), players, default)
@@ -77,8 +89,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         if args.delay is not None and args.delay < 0:
             raise CommandError(f"--delay must be 0 seconds or more, got {args.delay:g}")
         seed = fresh_seed() if args.seed is None else args.seed
-        if game.name == "beggar" and not any(s.is_person for s in seats):
-            return _watch_beggar(args, seed, options)
+        if game.presenter.watcher is not None and not any(s.is_person for s in seats):
+            return _watch_own_way(args, game, seats, seed, options)
         table = Table(game, seats, seed, options, args.deal)
         save_path = args.save
     if args.json:
@@ -133,7 +145,7 @@ def _play_tables(table: Table, console: Console, save_path: str | None, delay: f
         _use_readline(terminal.complete)
         if terminal.run() == "quit":
             return 0
-        if table.seats and not play_on(table, console):
+        if table.seats and not play_on(input):
             return 0
         number += 1
         seed = derive_seed(table.seed, "next game")
@@ -157,34 +169,42 @@ def _use_readline(complete: Callable[[str, int], str | None]) -> None:
     readline.parse_and_bind("tab: complete")
 
 
-def _watch_beggar(args: argparse.Namespace, seed: int, options: dict[str, str]) -> int:
-    """A Beggar-My-Neighbour game between bots, shown trick by trick."""
-    start = beggar_start(args.deal, args.players, seed, options)
+def _watch_own_way(
+    args: argparse.Namespace,
+    game: Game,
+    seats: tuple[Seat, ...],
+    seed: int,
+    options: dict[str, str],
+) -> int:
+    """A bots-only game shown the game's own way (Beggar-My-Neighbour: trick by trick)."""
+    watcher = game.presenter.watcher
+    assert watcher is not None
+    start = game.new(len(seats), seed, options, args.deal)
     if args.json:
-        end = play_to_end(start)
+        watched = watcher(start, None, delay=0.0, fast=True)
     else:
         console = people_console()
         delay = args.delay if args.delay is not None else (0.8 if console.is_terminal else 0.0)
         if args.deal is None:
             console.print(f"Random deal, seed {seed}")
-        end = show_game(start, console, delay=delay, fast=args.fast)
+        watched = watcher(start, console, delay=delay, fast=args.fast)
+    # A random deal is rebuilt from the seed, full cards and all; a given deal is kept.
     record = Record(
-        "beggar",
-        start.players,
+        game.name,
+        len(seats),
         seed,
-        {k: v for k, v in start.options.to_json().items() if v is not None},
-        # A random deal is rebuilt from the seed, full cards and all; a given deal is kept.
+        {k: v for k, v in options_json(game, start, options).items() if v is not None},
         args.deal,
-        tuple("play" for _ in range(end.cards)),
-        ("bot",) * start.players,
+        watched.actions,
+        tuple(seat.spec for seat in seats),
     )
     if args.save:
         try:
-            Path(args.save).write_text(json.dumps(record.to_json()) + "\n", encoding="utf-8")
+            write_json_record(record, args.save)
         except OSError as err:
             raise CommandError(f"cannot write {args.save}: {err.strerror}") from None
     if args.json:
-        print_json({"record": record.to_json(), "result": end.summary()}, compact=True)
+        print_json({"record": record.to_json(), "result": watched.result}, compact=True)
     return 0
 
 
@@ -223,8 +243,12 @@ def register(
         epilog=_play_epilog(),
         formatter_class=formatter,
     )
-    p.add_argument("game", nargs="?", metavar="GAME", help="beor, death or beggar")
-    p.add_argument("--players", type=int, help="players at the table (default 2; death 4)")
+    names = [g.name for g in GAMES.values()]
+    defaults = "; ".join(f"{g.name} {g.info.default_players}" for g in GAMES.values())
+    p.add_argument(
+        "game", nargs="?", metavar="GAME", help=f"{', '.join(names[:-1])} or {names[-1]}"
+    )
+    p.add_argument("--players", type=int, help=f"players at the table (default: {defaults})")
     p.add_argument(
         "--seat",
         action="append",
@@ -237,8 +261,15 @@ def register(
     p.add_argument("--resume", metavar="FILE", help="go on with a saved game")
     p.add_argument("--watch", action="store_true", help="bots only: watch a whole game")
     p.add_argument("--delay", type=float, help="seconds between moves when watching")
-    p.add_argument("--deal", help="beggar: a deal in M9 notation instead of a random one")
-    p.add_argument("--fast", action="store_true", help="beggar, watching: jump to the result")
+    deals = "; ".join(
+        f"{g.name}: {g.presenter.deal_usage}" for g in GAMES.values() if g.presenter.deal_usage
+    )
+    p.add_argument("--deal", help=f"{deals}, instead of a random one")
+    p.add_argument(
+        "--fast",
+        action="store_true",
+        help=f"{_games_with(lambda g: g.presenter.watcher)}, watching: jump to the result",
+    )
     p.add_argument("--json", action="store_true", help="bots only: print the record and result")
     add_beggar_options(p, which="beggar, ")
     p.set_defaults(func=_cmd_play)

@@ -23,6 +23,7 @@ from parlour.core.options import OptionValue, validate_options
 from parlour.errors import GameOver, IllegalAction, InvalidNotation, InvalidOption, NotYourTurn
 
 if TYPE_CHECKING:
+    from parlour.core.present import Presenter
     from parlour.core.strategy import Strategy
 
 __all__ = [
@@ -368,6 +369,14 @@ class Game(ABC):
             return None
         package = type(self).__module__.rpartition(".")[0]
         found: Strategy = import_module(f"{package}.strategy").STRATEGY
+        return found
+
+    @property
+    def presenter(self) -> Presenter:
+        """How front ends show the game and read its special input: ``PRESENTER`` of the
+        game package's ``present`` module (:mod:`parlour.core.present`)."""
+        package = type(self).__module__.rpartition(".")[0]
+        found: Presenter = import_module(f"{package}.present").PRESENTER
         return found
 
     def check_players(self, players: object) -> int:

@@ -1,7 +1,8 @@
 """The short menu of ``parlour play`` with no arguments: game, players, people, bots.
 
 Each question shows its default in brackets; Enter takes it, so four presses of Enter start a
-two-player game of BEOR against a strong bot.
+two-player game of BEOR against a strong bot. The games, their player ranges and defaults come
+from each game's ``info``; games where players decide come first, the others (watched) after.
 """
 
 from __future__ import annotations
@@ -15,12 +16,11 @@ from rich.text import Text
 from parlour.core.game import Game
 from parlour.errors import ParlourError
 from parlour.games import GAMES, find_game
-from parlour.play.terminal import Reader
+from parlour.play.saving import Reader
+from parlour.play.table import default_bot
 
-__all__ = ["BOT_LEVELS", "Choice", "ask_menu"]
+__all__ = ["BOT_LEVELS", "Choice", "ask_menu", "menu_games"]
 
-_ORDER = ("beor", "death", "beggar")
-_DEFAULT_PLAYERS = {"beor": 2, "death": 4, "beggar": 2}
 BOT_LEVELS = (
     ("strong", "ismcts", "searches ahead (ISMCTS), about a tenth of a second a move"),
     ("medium", "heuristic", "plays by rules of thumb"),
@@ -36,6 +36,11 @@ class Choice:
     seats: tuple[str, ...]
 
 
+def menu_games() -> list[Game]:
+    """The games in the menu's order: those with decisions first, then by name."""
+    return sorted(GAMES.values(), key=lambda g: (not g.info.decisions, g.name))
+
+
 def _ask_number(
     read: Reader, console: Console, question: str, low: int, high: int, default: int
 ) -> int:
@@ -49,7 +54,7 @@ def _ask_number(
 
 
 def _ask_game(read: Reader, console: Console, games: Sequence[Game]) -> Game:
-    """A number from the list, or the game's name (``beor``, ``death``, ``beggar``, ...)."""
+    """A number from the list, or a game's name or alias, or the start of its title."""
     while True:
         answer = read("Which game? [1]> ").strip()
         if not answer:
@@ -72,7 +77,7 @@ def ask_menu(read: Reader, console: Console, game: Game | None = None) -> Choice
     """Ask the questions (game only when not given). Raises EOFError if input ends."""
     console.print(Text("Welcome to Parlour.", style="bold"), "Press Enter for the default.")
     if game is None:
-        games = [GAMES[name] for name in _ORDER]
+        games = menu_games()
         for k, g in enumerate(games, 1):
             console.print(f"  {k}) {g.title} ({g.info.min_players}-{g.info.max_players} players)")
         game = _ask_game(read, console, games)
@@ -82,7 +87,7 @@ def ask_menu(read: Reader, console: Console, game: Game | None = None) -> Choice
         f"How many players ({game.info.min_players}-{game.info.max_players})?",
         game.info.min_players,
         game.info.max_players,
-        _DEFAULT_PLAYERS[game.name],
+        game.info.default_players,
     )
     people = _ask_number(
         read,
@@ -92,8 +97,8 @@ def ask_menu(read: Reader, console: Console, game: Game | None = None) -> Choice
         players,
         1,
     )
-    bot = "bot"
-    if people < players and game.name != "beggar":
+    bot = default_bot(game)
+    if people < players and game.info.decisions:
         for k, (level, _, about) in enumerate(BOT_LEVELS, 1):
             console.print(f"  {k}) {level}: {about}")
         strength = _ask_number(read, console, "How strong are the bots?", 1, len(BOT_LEVELS), 1)

@@ -1,8 +1,9 @@
 """A table at the terminal: who sits where, the game so far, undo, saving and resuming.
 
 No I/O here: the terminal loop (:mod:`parlour.play.terminal`) asks a person for moves and
-draws the screen; this module keeps the game, lets the bots move (they see only their views),
-and turns the game into a record and back.
+draws the screen; this module keeps the game (player actions and table entries, such as the
+Game of Death's penalties, G13), lets the bots move (they see only their views), and turns the
+game into a record and back. Nothing here knows a game by name: it reads ``game.info``.
 """
 
 from __future__ import annotations
@@ -12,18 +13,32 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from parlour.bots import RandomAgent, make_agent
-from parlour.core.game import Action, Agent, Event, Game, State, seat_name
-from parlour.core.record import Record, replay
+from parlour.core.game import Action, Agent, Game, State, seat_name
+from parlour.core.record import Record, TableEntry
 from parlour.core.rng import derive_seed
 from parlour.errors import InvalidOption, InvalidRecord, ParlourError
 from parlour.games import find_game
 
-__all__ = ["PERSON", "Seat", "Table", "check_seat_specs", "parse_seat_flags"]
+__all__ = [
+    "PERSON",
+    "Seat",
+    "Table",
+    "check_seat_specs",
+    "default_bot",
+    "options_json",
+    "parse_seat_flags",
+]
 
 PERSON = "person"
 _PERSON_WORDS = frozenset({"person", "human", "me", "you", "p"})
-# Beggar-My-Neighbour has no decisions: a seat that is not a person just turns its cards.
+# In a game without decisions a seat that is not a person just makes the only move it has.
 _AUTO = "bot"
+
+
+def default_bot(game: Game) -> str:
+    """The bot that takes a seat nobody asked for: the strong one, or in a game without
+    decisions the one that makes the only move."""
+    return "ismcts" if game.info.decisions else _AUTO
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +66,7 @@ def check_seat_specs(game: Game, specs: Sequence[str]) -> tuple[Seat, ...]:
         if text == PERSON:
             seats.append(Seat(PERSON))
             continue
-        if not _has_decisions(game):
+        if not game.info.decisions:
             if text != _AUTO:
                 raise InvalidOption(
                     f"Player {number}: in {game.title} a seat is a person or a bot, got {spec!r}"
@@ -63,10 +78,6 @@ def check_seat_specs(game: Game, specs: Sequence[str]) -> tuple[Seat, ...]:
         except ParlourError as err:
             raise InvalidOption(f"Player {number}: {err}") from None
     return tuple(seats)
-
-
-def _has_decisions(game: Game) -> bool:
-    return game.name != "beggar"
 
 
 def parse_seat_flags(flags: Sequence[str], players: int, default: Sequence[str]) -> tuple[str, ...]:
@@ -91,8 +102,20 @@ def parse_seat_flags(flags: Sequence[str], players: int, default: Sequence[str])
     return tuple(specs)
 
 
+def options_json(game: Game, state: State, given: Mapping[str, object]) -> dict[str, object]:
+    """A game's options as a record holds them, defaults filled in: from ``state`` when it
+    tells its typed options, else as ``game`` validates ``given``."""
+    options = getattr(state, "options", None)
+    to_json = getattr(options, "to_json", None)
+    if callable(to_json):
+        typed: dict[str, object] = to_json()
+        return typed
+    return dict(game.options(given))
+
+
 class Table:
-    """A game in progress with its seats; every state so far is kept for undo and saving."""
+    """A game in progress with its seats; every state so far is kept for undo and saving,
+    one for each step (a player action or a table entry)."""
 
     def __init__(
         self,
@@ -102,7 +125,10 @@ class Table:
         options: Mapping[str, object] | None = None,
         deal: object = None,
         actions: Sequence[str] = (),
+        entries: Sequence[TableEntry] = (),
     ) -> None:
+        """A new game, played on by ``actions`` and the table ``entries`` made between them
+        (a saved game). Raises InvalidRecord naming the action or entry that is refused."""
         self.game = game
         self.seats = tuple(seats)
         self.seed = seed
@@ -113,8 +139,21 @@ class Table:
         self.options: dict[str, object] = dict(given)
         self.states: list[State] = [start]
         self.actions: list[str] = []
+        self.entries: list[TableEntry] = []
         self.undone = 0
-        for index, text in enumerate(actions):
+        pending = list(entries)
+        for index, text in enumerate((*actions, None)):
+            while pending and pending[0].at == index:
+                entry = pending.pop(0)
+                try:
+                    self.enter(entry.entry, by=entry.by, votes=entry.votes)
+                except ParlourError as err:
+                    number = len(entries) - len(pending) - 1
+                    raise InvalidRecord(
+                        f"table entry {number} {entry.entry!r} is refused: {err}"
+                    ) from None
+            if text is None:
+                break
             try:
                 self.apply(text)
             except ParlourError as err:
@@ -136,7 +175,7 @@ class Table:
 
     @property
     def has_decisions(self) -> bool:
-        return _has_decisions(self.game)
+        return self.game.info.decisions
 
     def seat_label(self, seat: int) -> str:
         """``Player 2 (ismcts)``, ``Player 1 (you)`` with one person, ``Player 3`` for people."""
@@ -169,16 +208,37 @@ class Table:
         action = agent.choose(state.view(seat), state.legal_actions(), rng)
         return self.apply(action)
 
+    def enter(self, text: str, *, by: int | None, votes: Sequence[int] = ()) -> State:
+        """Make a table entry (:meth:`State.apply_table`: the Game of Death's penalties, G13)
+        by seat ``by`` with the seats in ``votes`` voting for it; refusals raise as there."""
+        state = self.state.apply_table(text, by=by, votes=votes)
+        step = state.step
+        assert step is not None
+        self.states.append(state)
+        self.entries.append(TableEntry(len(self.actions), step.text, by, tuple(sorted(votes))))
+        return state
+
     # -- undo -------------------------------------------------------------------------------
 
     def undo_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` cannot take back its last move now, or None if it can."""
+        """Why ``seat`` cannot take back its last move now, or None if it can.
+
+        A table entry made after that move (a penalty, G13) is the table's decision, not a
+        move: it stands, so undo cannot go back past it (it is never dropped silently)."""
         if not self.has_decisions:
             return f"{self.game.title} has no decisions to take back"
         if len(self.people) != 1:
             return "undo is only for a person playing alone against bots"
-        if self._last_own_move(seat) is None:
+        index = self._last_own_move(seat)
+        if index is None:
             return f"{seat_name(seat)} has made no move yet"
+        for state in self.states[index:]:
+            step = state.step
+            if step is not None and step.kind == "table":
+                return (
+                    f"the table entry {step.text!r} was made after your last move, and table "
+                    "entries stand (G13)"
+                )
         return None
 
     def undo(self, seat: int) -> int:
@@ -189,38 +249,20 @@ class Table:
             raise InvalidOption(reason)
         index = self._last_own_move(seat)
         assert index is not None
-        taken = len(self.actions) - index
-        del self.states[index + 1 :]
-        del self.actions[index:]
+        del self.states[index:]
+        kept = sum(1 for s in self.states[1:] if s.step is not None and s.step.kind == "action")
+        taken = len(self.actions) - kept
+        del self.actions[kept:]
         self.undone += 1
         return taken
 
     def _last_own_move(self, seat: int) -> int | None:
-        for index in range(len(self.actions) - 1, -1, -1):
-            if self.states[index].to_move == seat:
+        """The index in :attr:`states` of the state that ``seat``'s last action made."""
+        for index in range(len(self.states) - 1, 0, -1):
+            step = self.states[index].step
+            if step is not None and step.kind == "action" and step.seat == seat:
                 return index
         return None
-
-    # -- what people see --------------------------------------------------------------------
-
-    def events_for(self, seat: int | None, last: int = 8) -> list[Event]:
-        """The last ``last`` events that ``seat`` may see (``None``: the public ones), oldest
-        first. A public event followed by its private telling for this seat (``draws from
-        black`` then ``draws 9♥ from black``) is shown once, as the private one."""
-        shown: list[Event] = []
-        for state in self.states[1:]:
-            events = [e for e in state.events if e.is_visible_to(seat)]
-            for k, event in enumerate(events):
-                nxt = events[k + 1] if k + 1 < len(events) else None
-                if (
-                    event.audience is None
-                    and nxt is not None
-                    and nxt.audience is not None
-                    and nxt.kind == event.kind
-                ):
-                    continue
-                shown.append(event)
-        return shown[-last:] if last else shown
 
     # -- records ----------------------------------------------------------------------------
 
@@ -233,29 +275,24 @@ class Table:
             self.deal,
             tuple(self.actions),
             tuple(seat.spec for seat in self.seats),
+            tuple(self.entries),
         )
 
     def state_options(self) -> dict[str, object]:
-        """The game's options as JSON, defaults filled in (from the state when it tells)."""
-        options = getattr(self.states[0], "options", None)
-        to_json = getattr(options, "to_json", None)
-        if callable(to_json):
-            typed: dict[str, object] = to_json()
-            return typed
-        return dict(self.game.options(self.options))
+        """The game's options as JSON, defaults filled in (:func:`options_json`)."""
+        return options_json(self.game, self.states[0], self.options)
 
     @classmethod
     def from_record(cls, record: Record, seat_flags: Sequence[str] = ()) -> Table:
-        """The saved game, seated as it was (``--seat`` flags may change who sits where).
+        """The saved game, seated as it was (``--seat`` flags may change who sits where);
+        an old record's penalties kept among its actions are read as table entries.
 
         Raises:
-            InvalidRecord: the record does not replay, naming the action and the rule.
+            InvalidRecord: the record does not replay, naming the action or entry and the rule.
         """
         game = find_game(record.game)
-        replay(record, game)  # names the first bad action and its rule
-        default = record.seats or (PERSON,) + ("ismcts" if _has_decisions(game) else _AUTO,) * (
-            record.players - 1
-        )
+        record = record.upgraded(game)
+        default = record.seats or (PERSON,) + (default_bot(game),) * (record.players - 1)
         specs = parse_seat_flags(seat_flags, record.players, default)
         return cls(
             game,
@@ -264,4 +301,5 @@ class Table:
             record.options,
             record.deal,
             record.actions,
+            record.table,
         )

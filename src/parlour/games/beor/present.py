@@ -1,0 +1,156 @@
+"""How front ends show BEOR: the table from a seat's view, the moves grouped by card, the result
+in words and the rules in short."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from parlour.cards import Card
+from parlour.core.game import Action, Outcome, View
+from parlour.core.present import Presenter, card_text, cards_text, hand_line, header
+from parlour.games.beor.notation import BASES, Move
+from parlour.games.beor.view import BeorView
+
+__all__ = ["PRESENTER", "BeorPresenter"]
+
+_THEME_STYLE = {"black": "bold", "even": "cyan", "odd": "yellow", "red": "red"}
+
+RULES = "\n".join(
+    (
+        "BEOR (Black, Even, Odd, Red): build your hand of 6 cards into two groups of three.",
+        "• Goal (B5): two groups of three, each a run (three ranks in a row of one suit, A low, "
+        "A to Q, no King or Joker) or a set (three of one rank; K K K counts). You win the "
+        "moment your hand does.",
+        "• Your turn: play a card from your hand onto a base of its theme, then draw from that "
+        "base's stock.",
+        "• Themes (B4): Black takes spades and clubs, Red hearts and diamonds; Even and Odd go "
+        "by value (A=1, J=11, Q=12). A King fits its colour, Even and Odd; a Joker fits every "
+        "base. A base whose stock is empty takes no card.",
+        "• 3 or 8 (B6): the base's stock is turned over (face down to face up or back, its "
+        "order reversed) before you draw. Everyone sees the top of a face-up stock.",
+        "• 4 or 7 (B7): you may draw from any stock that has cards instead of the base's own.",
+        "• Losing (B8): a player who cannot play loses; with 3 or more players his cards go to "
+        "the scrap pile and the last player left wins. When the last stock runs out the bases "
+        "are restocked (B9).",
+        "Notation: CARD>BASE, or CARD>BASE/STOCK to draw elsewhere after a 4 or 7, e.g. 7c>odd "
+        "or 4s>even/black. Bases may be shortened to b e o r; cards are written 7C, 10H (or "
+        "TH), QS, JK1 for a Joker, in any case, or with suit symbols (7♥).",
+    )
+)
+
+
+def _target(move: Move) -> str:
+    """``>odd`` or ``>odd/black``."""
+    text = f">{BASES[move.base]}"
+    if move.stock is not None:
+        text += f"/{BASES[move.stock]}"
+    return text
+
+
+class BeorPresenter(Presenter):
+    """BEOR at a table: four bases with their stocks, hands by size, the scrap pile."""
+
+    rules = RULES
+
+    def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> RenderableType:
+        """Bases (top card last, and size), stocks (size, face, known cards), every seat's
+        hand size and publicly known cards, the scrap pile, and the seat's own hand."""
+        assert isinstance(view, BeorView)
+        # Every player's turn counts (B10's max_turns counts them so): "move" says it plainly.
+        move = view.turn + 1 if view.to_move is not None else view.turn
+        head = header("BEOR", view.to_move, f"move {move}", labels)
+        table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+        table.add_column("base")
+        table.add_column("pile (top last)")
+        table.add_column("stock")
+        for name, top_first, stock in zip(BASES, view.bases, view.stocks, strict=True):
+            base = top_first[::-1]  # shown bottom to top, the top card last
+            pile = Text()
+            if len(base) > 5:
+                pile.append(f"{len(base) - 5} below, ", style="dim")
+            pile.append_text(cards_text(base[-5:], empty="empty"))
+            if stock.size == 0:
+                stock_text = Text("empty: no card may go here (B4)", style="dim")
+            else:
+                stock_text = Text(f"{stock.size} card{'s' if stock.size != 1 else ''} ")
+                if stock.face_up and stock.top is not None:
+                    stock_text.append("face up, top ")
+                    stock_text.append_text(card_text(stock.top))
+                else:
+                    stock_text.append("face down", style="dim")
+                hidden = [c for k, c in stock.known if not (stock.face_up and k == stock.size - 1)]
+                if hidden:
+                    stock_text.append("; known below: ", style="dim")
+                    stock_text.append_text(cards_text(hidden))
+            table.add_row(Text(name.capitalize(), style=_THEME_STYLE[name]), pile, stock_text)
+        parts: list[RenderableType] = [head, table, self._seats(view, labels)]
+        if view.players > 2:  # B8: only with more than 2 players does a loser's hand go to scrap
+            scrap = Text(f"Scrap pile: {view.scrap_size} cards", style="dim")
+            if view.known_scrap:
+                scrap.append(" (known: ")
+                scrap.append_text(cards_text(view.known_scrap))
+                scrap.append(")")
+            parts.append(scrap)
+        if view.hand is not None:
+            playable = {a.card for a in legal if isinstance(a, Move)}
+            parts.append(hand_line(view.hand, playable, bool(legal)))
+        return Group(*parts)
+
+    @staticmethod
+    def _seats(view: BeorView, labels: Sequence[str]) -> Text:
+        seats = Text()
+        for seat, label in enumerate(labels):
+            seats.append("\n" if seat else "")
+            seats.append(f"{label}: ", style="bold" if seat == view.to_move else "")
+            if seat in view.out:
+                seats.append("out (B8)", style="red")
+                continue
+            seats.append(f"{view.hand_sizes[seat]} cards")
+            known = view.known_in_hands[seat]
+            if known and seat != view.seat:
+                seats.append("; known to hold ")
+                seats.append_text(cards_text(known))
+        return seats
+
+    def result_text(self, outcome: Outcome, labels: Sequence[str], moves: int) -> str:
+        """``Player 2 (ismcts) wins after 41 moves``, or a draw at the turn limit (B10)."""
+        turns = outcome.details.get("turns", moves)
+        if not outcome.winners:
+            return f"The game is a draw after {turns} moves (B10)"
+        names = " and ".join(labels[s] for s in outcome.winners)
+        return f"{names} wins after {turns} moves"
+
+    def pretty_action(self, action: Action) -> Text:
+        if not isinstance(action, Move):
+            return Text(str(action))
+        text = card_text(action.card)
+        text.append(_target(action))
+        return text
+
+    def moves_text(self, actions: Sequence[Action]) -> Text:
+        """A line per card: ``7♣:  1) >odd  2) >odd/black ...``."""
+        out = Text()
+        card: Card | None = None
+        for number, action in enumerate(actions, 1):
+            assert isinstance(action, Move)
+            if action.card is not card:
+                card = action.card
+                out.append("\n" if number > 1 else "")
+                out.append_text(card_text(card))
+                out.append(":")
+            # No-break spaces keep a number with its move when the line wraps.
+            out.append(f"  {number})\u00a0", style="dim")
+            out.append(_target(action))
+        return out
+
+    def is_out(self, view: View) -> bool:
+        """B8: a player who lost with more than 2 players watches the others finish."""
+        assert isinstance(view, BeorView)
+        return view.seat in view.out
+
+
+PRESENTER = BeorPresenter()
