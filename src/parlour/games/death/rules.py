@@ -364,15 +364,17 @@ class DeathState(State):
         pos = self._pos
         if pos.over or pos.to_move is None:
             raise GameOver(f"the game is over: {text!r} cannot be entered (G12, G13)")
-        t = _Turn(pos)
         if isinstance(entry, TablePenalty):
             refusal = refuse_penalty(entry, by=by, votes=votes, players=self.players)
-            t.drink(entry.seat, 1, Why.DOH if entry.reason == "doh" else Why.DELAY)
         else:
-            refusal = refuse_show(entry, by, self._pos, self._legal_actions())
-            t.show(entry.card)
+            refusal = refuse_show(entry, by, pos, self._legal_actions())
         if refusal is not None:
             raise IllegalAction(refusal)
+        t = _Turn(pos)
+        if isinstance(entry, TablePenalty):
+            t.penalty(entry.seat, Why.DOH if entry.reason == "doh" else Why.DELAY)
+        else:
+            t.show(entry.card)
         return str(entry), self._make(t.position(), tuple(t.log))
 
     def view(self, seat: int | None) -> DeathView:
