@@ -122,11 +122,11 @@ def game_names() -> frozenset[str]:
     return frozenset(names | {p.name for p in game_packages()})
 
 
-def import_targets(path: Path, tree: ast.AST) -> list[tuple[int, str]]:
+def import_targets(path: Path, tree: ast.AST, package: str | None = None) -> list[tuple[int, str]]:
     """Every module an import statement anywhere in the file names (``TYPE_CHECKING`` blocks
     and imports inside functions too), with its line; ``from P import N`` gives ``P.N`` too,
     since ``N`` may be a module."""
-    package = ".".join(("parlour", *path.relative_to(SRC).parent.parts))
+    package = package or ".".join(("parlour", *path.relative_to(SRC).parent.parts))
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -182,21 +182,34 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def package_imports(package: Path) -> dict[str, set[str]]:
-    """Which of the package's modules each of its modules imports (``__init__`` for the
-    package itself)."""
-    prefix = ".".join(("parlour", *package.relative_to(SRC).parts))
+def package_imports(package: Path, prefix: str | None = None) -> dict[str, set[str]]:
+    """Which of the package's modules each of its modules imports (``__init__`` for a name
+    taken from the package itself). Naming the package alone adds no edge: importing any of
+    its modules loads it first anyway, so ``from package import module`` depends on that
+    module only."""
+    prefix = prefix or ".".join(("parlour", *package.relative_to(SRC).parts))
     names = {p.stem for p in package.glob("*.py")}
     edges: dict[str, set[str]] = {}
     for path in sorted(package.glob("*.py")):
         edges[path.stem] = set()
-        for _, target in import_targets(path, ast.parse(path.read_text())):
-            if target == prefix:
-                edges[path.stem].add("__init__")
-            elif target.startswith(prefix + "."):
+        for _, target in import_targets(path, ast.parse(path.read_text()), prefix):
+            if target.startswith(prefix + "."):
                 first = target.removeprefix(prefix + ".").split(".")[0]
                 edges[path.stem].add(first if first in names else "__init__")
     return edges
+
+
+def test_package_imports_follow_modules_and_names(tmp_path: Path) -> None:
+    for name, text in {
+        "__init__": "from pkg.x import X\n",
+        "x": "from pkg import y\nX = 1\n",
+        "y": "def f():\n    from pkg import X\n",
+        "z": "from . import x\n",
+    }.items():
+        (tmp_path / f"{name}.py").write_text(text)
+    edges = package_imports(tmp_path, "pkg")
+    assert edges == {"__init__": {"x"}, "x": {"y"}, "y": {"__init__"}, "z": {"x"}}
+    assert cycles(edges) == [["__init__", "x", "y"]]
 
 
 @pytest.mark.parametrize("package", game_packages(), ids=lambda p: p.name)
