@@ -58,9 +58,12 @@ def _cmd_games(args: argparse.Namespace) -> int:
         table.add_column(column, overflow="fold")
     for g in GAMES.values():
         options = "\n".join(f"{s.describe()} [{s.ruling}]" for s in g.info.options)
-        names = "\n".join(g.info.names)
-        table.add_row(g.title, names, f"{g.info.min_players}-{g.info.max_players}", options)
-    Console().print(table)
+        table.add_row(g.title, g.name, f"{g.info.min_players}-{g.info.max_players}", options)
+    console = Console()
+    console.print(table)
+    aliases = [f"{g.name}: {', '.join(g.info.aliases)}" for g in GAMES.values() if g.info.aliases]
+    if aliases:
+        console.print(f"Other names the commands take: {'; '.join(aliases)}")
     return 0
 
 
