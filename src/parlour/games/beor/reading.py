@@ -19,19 +19,19 @@ from parlour.games.beor.deal import HAND_SIZE, deck_for
 from parlour.games.beor.notation import BASES, shows_theme
 from parlour.games.beor.options import options_from_json
 from parlour.games.beor.rules import BeorState
-from parlour.games.beor.turn import Known, legal_of
+from parlour.games.beor.turn import Known, legal_of, mask_of
 from parlour.games.beor.view import BeorView, StockView
 
 __all__ = ["read_state", "read_view"]
 
 _STATE_FIELDS = (
     "format", "to_move", "turn", "hands", "bases", "stocks", "scrap", "out", "winner", "result",
-    "seed", "restocks", "options", "known_stocks", "known_in_hands", "known_scrap", "surrendered",
+    "seed", "restocks", "options", "known_stocks", "known_in_hands", "known_scrap", "shown",
+    "held",
 )  # fmt: skip
 _VIEW_FIELDS = (
     "format", "seat", "players", "options", "to_move", "turn", "hand", "hand_sizes",
     "known_in_hands", "bases", "stocks", "scrap_size", "known_scrap", "out", "winner", "result",
-    "surrendered",
 )  # fmt: skip
 _RESULTS = (None, "win", "draw")
 
@@ -215,15 +215,20 @@ def read_state(obj: object) -> BeorState:
         if not set(in_hand) <= set(hand):
             raise InvalidRecord(f"{doc.where('known_in_hands')} seat {seat} is not in the hand")
     known_scrap = doc.cards("known_scrap", doc.get("known_scrap"))
-    surrendered = doc.per_seat("surrendered", players)
     if not set(known_scrap) <= set(scrap):
         raise InvalidRecord(f"{doc.where('known_scrap')} is not in the scrap pile")
-    for seat, cards in enumerate(surrendered):
-        if cards and (seat not in out or not set(cards) <= set(scrap)):
-            raise InvalidRecord(
-                f"{doc.where('surrendered')} seat {seat} must be a seat out of the game and "
-                "cards in the scrap pile (B8)"
-            )
+    shown = doc.cards("shown", doc.get("shown"))
+    public = [*(c for b in bases for c in b), *(c for k in known for _, c in k), *known_scrap]
+    public += [c for k in known_hands for c in k]
+    if not set(public) <= set(shown):
+        raise InvalidRecord(f"{doc.where('shown')} must hold every card in sight (B6)")
+    held = doc.per_seat("held", players)
+    for seat, (cards, hand) in enumerate(zip(held, hands, strict=True)):
+        if not set(hand) <= set(cards):
+            raise InvalidRecord(f"{doc.where('held')} seat {seat} must hold the seat's hand")
+    _once_each([shown], deck, "BEOR state field 'shown'")
+    for seat, cards in enumerate(held):
+        _once_each([cards], deck, f"BEOR state field 'held' seat {seat}")
 
     winner, result = doc.result(players)
     to_move = doc.seat("to_move", players, doc.get("to_move"), none=result is not None)
@@ -253,7 +258,8 @@ def read_state(obj: object) -> BeorState:
         known_hands=tuple(frozenset(k) for k in known_hands),
         scrap=scrap,
         known_scrap=frozenset(known_scrap),
-        surrendered=tuple(frozenset(s) for s in surrendered),
+        shown=mask_of(shown),
+        held=tuple(mask_of(h) for h in held),
         out=out,
         to_move=0 if to_move is None else to_move,
         turn=turn,
@@ -307,18 +313,14 @@ def read_view(obj: object) -> BeorView:
             raise InvalidRecord(f"{doc.where('stocks')} {n} top must be the known top (B6)")
         stocks.append(stock)
     known_scrap = doc.cards("known_scrap", doc.get("known_scrap"))
-    surrendered = doc.cards("surrendered", doc.get("surrendered"))
     scrap_size = doc.count("scrap_size")
-    if len(set(known_scrap) | set(surrendered)) > scrap_size:
+    if len(known_scrap) > scrap_size:
         raise InvalidRecord(f"{doc.where('scrap_size')} is smaller than the scrap known")
     out = doc.seats("out", players)
-    if surrendered and seat not in out:
-        raise InvalidRecord(f"{doc.where('surrendered')} is for a seat out of the game (B8)")
     others = [k for s, k in enumerate(known_hands) if s != seat]
     stock_cards = [[c for _, c in st.known] for st in stocks]
-    scrap_cards = [*known_scrap, *(c for c in surrendered if c not in known_scrap)]
     _once_each(
-        [*bases, hand or (), *others, *stock_cards, scrap_cards], deck_for(players), "BEOR view"
+        [*bases, hand or (), *others, *stock_cards, known_scrap], deck_for(players), "BEOR view"
     )
     winner, result = doc.result(players)
     to_move = doc.seat("to_move", players, doc.get("to_move"), none=True)
@@ -340,5 +342,4 @@ def read_view(obj: object) -> BeorView:
         out=out,
         winner=winner,
         result=result,
-        surrendered=surrendered,
     )

@@ -18,7 +18,7 @@ from typing import ClassVar, Self
 from parlour.cards import Card, Rank
 from parlour.core.game import FORMAT, JSON, Action, Event, Game, Outcome, State
 from parlour.errors import InvalidNotation
-from parlour.games.beor.deal import BeorDeal
+from parlour.games.beor.deal import BeorDeal, deck_for
 from parlour.games.beor.events import BeorEvent, TurnLimit, Won
 from parlour.games.beor.notation import (
     BASES,
@@ -28,7 +28,7 @@ from parlour.games.beor.notation import (
     parse_action,
 )
 from parlour.games.beor.options import BeorOptions
-from parlour.games.beor.turn import Known, Turn, legal_of, refusal, replace_at
+from parlour.games.beor.turn import Known, Turn, cards_of, legal_of, mask_of, refusal, replace_at
 from parlour.games.beor.view import BeorView, StockView
 
 __all__ = ["BeorState"]
@@ -42,6 +42,7 @@ class BeorState(State):
         "_events",
         "_face_up",
         "_hands",
+        "_held",
         "_known",
         "_known_hands",
         "_known_scrap",
@@ -52,8 +53,8 @@ class BeorState(State):
         "_result",
         "_scrap",
         "_seed",
+        "_shown",
         "_stocks",
-        "_surrendered",
         "_to_move",
         "_turn",
         "_winner",
@@ -71,7 +72,8 @@ class BeorState(State):
     _known_hands: tuple[frozenset[Card], ...]
     _scrap: tuple[Card, ...]
     _known_scrap: frozenset[Card]
-    _surrendered: tuple[frozenset[Card], ...]
+    _shown: int
+    _held: tuple[int, ...]
     _out: tuple[int, ...]
     _to_move: int
     _turn: int
@@ -94,7 +96,8 @@ class BeorState(State):
         known_hands: tuple[frozenset[Card], ...],
         scrap: tuple[Card, ...],
         known_scrap: frozenset[Card],
-        surrendered: tuple[frozenset[Card], ...],
+        shown: int,
+        held: tuple[int, ...],
         out: tuple[int, ...],
         to_move: int,
         turn: int,
@@ -106,7 +109,8 @@ class BeorState(State):
         """The one constructor: every field given. ``restocks`` counts the restocks so far,
         whose shuffles come from ``seed`` (B9); ``known`` holds each stock's publicly known
         cards by offset from its bottom (B6); ``known_hands`` the cards publicly known in each
-        hand (B5, B6); ``surrendered`` what each seat out of the game gave the scrap pile (B8);
+        hand (B5, B6); ``shown`` every card ever shown to the table and ``held`` every card each
+        seat has held, as bit masks (:func:`~parlour.games.beor.turn.mask_of`);
         ``events`` what made this state; ``legal`` the legal actions, if already known."""
         state = cls.__new__(cls)
         state._options = options
@@ -120,7 +124,8 @@ class BeorState(State):
         state._known_hands = known_hands
         state._scrap = scrap
         state._known_scrap = known_scrap
-        state._surrendered = surrendered
+        state._shown = shown
+        state._held = held
         state._out = out
         state._to_move = to_move
         state._turn = turn
@@ -136,14 +141,17 @@ class BeorState(State):
         ``natural_win``: the first qualifying seat in turn order wins at once)."""
         n = len(deal.hands)
         known_hands: tuple[frozenset[Card], ...] = (frozenset(),) * n
+        shown = mask_of(deal.bases)
         winner: int | None = None
         events: tuple[BeorEvent, ...] = ()
         if options.natural_win:
             for seat in range(n):
                 groups = goal_groups(deal.hands[seat])
                 if groups is not None:
+                    # B5: the winner shows his two groups.
                     winner, events = seat, (Won(seat, groups),)
                     known_hands = replace_at(known_hands, seat, frozenset(deal.hands[seat]))
+                    shown |= mask_of(deal.hands[seat])
                     break
         return cls._make(
             options=options,
@@ -157,7 +165,8 @@ class BeorState(State):
             known_hands=known_hands,
             scrap=(),
             known_scrap=frozenset(),
-            surrendered=(frozenset(),) * n,
+            shown=shown,
+            held=tuple(mask_of(hand) for hand in deal.hands),
             out=(),
             to_move=0,
             turn=0,
@@ -277,7 +286,8 @@ class BeorState(State):
             known_hands=self._known_hands,
             scrap=self._scrap,
             known_scrap=self._known_scrap,
-            surrendered=self._surrendered,
+            shown=self._shown,
+            held=self._held,
             out=self._out,
             to_move=self._to_move,
             turn=self._turn,
@@ -305,7 +315,8 @@ class BeorState(State):
             known_hands=t.known_hands,
             scrap=t.scrap,
             known_scrap=t.known_scrap,
-            surrendered=t.surrendered,
+            shown=t.shown,
+            held=t.held,
             out=t.out,
             to_move=t.to_move,
             turn=t.turn,
@@ -317,8 +328,7 @@ class BeorState(State):
 
     def view(self, seat: int | None) -> BeorView:
         """RULINGS 'Public information' and B6: own hand, bases, each stock's size, face and
-        publicly known cards, cards known to be in other hands, sizes, who is out; B8: what the
-        seat surrendered to the scrap pile."""
+        publicly known cards, cards known to be in other hands, sizes, who is out."""
         self._check_seat(seat)
         return BeorView(
             seat=seat,
@@ -339,25 +349,18 @@ class BeorState(State):
             out=self._out,
             winner=self._winner,
             result=self._result,
-            surrendered=() if seat is None else tuple(sorted(self._surrendered[seat])),
         )
 
     def hidden_from(self, seat: int | None) -> frozenset[str]:
-        """What the rules keep hidden from ``seat``: cards in other hands not publicly known
-        (B6: drawn from a face-up stock; B5: a winner's two groups are shown), stock cards not
-        publicly known (B6: the top of a face-up stock and cards seen there before a flip back),
-        and scrap cards not publicly known, except those the seat surrendered itself (B8).
-        Base piles and the seat's own hand are in sight."""
-        hidden: set[Card] = set()
-        for s, hand in enumerate(self._hands):
-            if s != seat:
-                hidden.update(c for c in hand if c not in self._known_hands[s])
-        for stock, known in zip(self._stocks, self._known, strict=True):
-            shown = {c for _, c in known}
-            hidden.update(c for c in stock if c not in shown)
-        mine = frozenset[Card]() if seat is None else self._surrendered[seat]
-        hidden.update(c for c in self._scrap if c not in self._known_scrap and c not in mine)
-        return frozenset(str(c) for c in hidden)
+        """The cards ``seat`` has never been shown. RULINGS 'Public information' is what a
+        player could see or remember: a card once face up (a base, a card played, the top of a
+        face-up stock and so a card drawn from one, B6; a winner's two groups, B5) is public for
+        good, and a seat remembers every card it has held; where such a card lies after a
+        restock shuffle (B9) is hidden, but the card is news to nobody. So hidden are the cards
+        dealt into other hands or the stocks, or drawn face down by others, and never shown
+        since; a hand scrapped face down (B8) stays hidden from the others."""
+        seen = self._shown if seat is None else self._shown | self._held[seat]
+        return frozenset(str(c) for c in deck_for(self.players) if not seen >> c.code & 1)
 
     def to_json(self) -> dict[str, JSON]:
         """The full position (``BeorGame.state_from_json`` reads it back): everything a view
@@ -389,5 +392,6 @@ class BeorState(State):
             },
             "known_in_hands": [[str(c) for c in sorted(k)] for k in self._known_hands],
             "known_scrap": [str(c) for c in sorted(self._known_scrap)],
-            "surrendered": [[str(c) for c in sorted(s)] for s in self._surrendered],
+            "shown": [str(c) for c in cards_of(self._shown, self.players)],
+            "held": [[str(c) for c in cards_of(h, self.players)] for h in self._held],
         }

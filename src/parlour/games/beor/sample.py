@@ -11,49 +11,61 @@ from parlour.cards import Card
 from parlour.core.rng import MAX_SEED
 from parlour.games.beor.deal import deck_for
 from parlour.games.beor.rules import BeorState
-from parlour.games.beor.view import BeorView
+from parlour.games.beor.turn import legal_of, mask_of
+from parlour.games.beor.view import BeorView, StockView
 
 __all__ = ["sample_state"]
 
 
-def sample_state(view: BeorView, rng: random.Random) -> BeorState:
-    """A full state with ``sample_state(v, rng).view(v.seat) == v``: every publicly known card
-    where it is known to be (bases; cards known in hands, B5/B6; known stock cards, B6; known
-    scrap cards and the seat's own surrendered hand, B8), the seat's own hand, and the rest of
-    the unseen cards shuffled into the places nobody at the table can see. Later restocks
-    shuffle with a fresh seed from ``rng`` (B9)."""
-    known_scrap = list(view.known_scrap)
-    known_scrap += [c for c in view.surrendered if c not in view.known_scrap]
-    seen = {c for pile in view.bases for c in pile}
-    seen.update(view.hand or ())
-    seen.update(c for known in view.known_in_hands for c in known)
-    seen.update(known_scrap)
-    seen.update(c for st in view.stocks for _, c in st.known)
-    # The deck's fixed order first, so the same rng state gives the same sample on any machine.
-    unseen = [c for c in deck_for(view.players) if c not in seen]
-    rng.shuffle(unseen)
-
-    def take(k: int) -> list[Card]:
-        out = unseen[:k]
-        del unseen[:k]
-        return out
-
+def _hands(view: BeorView, unseen: list[Card]) -> list[tuple[Card, ...]]:
+    """Each hand: the seat's own as it sees it, else its known cards and more from ``unseen``
+    (taken from its front)."""
     hands: list[tuple[Card, ...]] = []
     for seat, size in enumerate(view.hand_sizes):
         if seat == view.seat and view.hand is not None:
             hands.append(view.hand)
         else:
             known = list(view.known_in_hands[seat])
-            hands.append(tuple(known + take(size - len(known))))
-    stocks: list[tuple[Card, ...]] = []
-    for st in view.stocks:
-        by_offset = dict(st.known)
-        bottom_up = [by_offset[k] if k in by_offset else take(1)[0] for k in range(st.size)]
-        stocks.append(tuple(reversed(bottom_up)))
-    scrap = known_scrap + take(view.scrap_size - len(known_scrap))
-    surrendered = [frozenset[Card]() for _ in range(view.players)]
-    if view.seat is not None:
-        surrendered[view.seat] = frozenset(view.surrendered)
+            more = size - len(known)
+            hands.append(tuple(known + unseen[:more]))
+            del unseen[:more]
+    return hands
+
+
+def _stock(stock: StockView, unseen: list[Card]) -> tuple[Card, ...]:
+    """A stock, top card first: its known cards where they are known to lie, the others taken
+    from the front of ``unseen``."""
+    by_offset = dict(stock.known)
+    bottom_up = [by_offset[k] if k in by_offset else unseen.pop(0) for k in range(stock.size)]
+    return tuple(reversed(bottom_up))
+
+
+def sample_state(view: BeorView, rng: random.Random) -> BeorState:
+    """A full state with ``sample_state(v, rng).view(v.seat) == v``: every publicly known card
+    where it is known to be (bases; cards known in hands, B5/B6; known stock cards, B6; known
+    scrap cards, B8), the seat's own hand, and the rest of the unseen cards shuffled into the
+    places nobody at the table can see. The cards in sight count as shown to the table, and
+    each hand as held by its seat; later restocks shuffle with a fresh seed from ``rng``
+    (B9)."""
+    known_scrap = list(view.known_scrap)
+    public = [c for pile in view.bases for c in pile]
+    public += [c for known in view.known_in_hands for c in known]
+    public += known_scrap
+    public += [c for st in view.stocks for _, c in st.known]
+    seen = {*public, *(view.hand or ())}
+    # The deck's fixed order first, so the same rng state gives the same sample on any machine.
+    pool = [c for c in deck_for(view.players) if c not in seen]
+    mover = view.to_move
+    while True:
+        unseen = list(pool)
+        rng.shuffle(unseen)
+        hands = _hands(view, unseen)
+        stocks = [_stock(st, unseen) for st in view.stocks]
+        # B8: the seat to move has a legal play (else he would have lost), so a world where he
+        # has none is not one the table may be in; another shuffle is tried.
+        if mover is None or mover == view.seat or legal_of(hands[mover], stocks):
+            break
+    scrap = known_scrap + unseen[: view.scrap_size - len(known_scrap)]
     return BeorState._make(
         options=view.options,
         seed=rng.randint(0, MAX_SEED),
@@ -66,7 +78,8 @@ def sample_state(view: BeorView, rng: random.Random) -> BeorState:
         known_hands=tuple(frozenset(k) for k in view.known_in_hands),
         scrap=tuple(scrap),
         known_scrap=frozenset(view.known_scrap),
-        surrendered=tuple(surrendered),
+        shown=mask_of(public),
+        held=tuple(mask_of(hand) for hand in hands),
         out=view.out,
         to_move=0 if view.to_move is None else view.to_move,
         turn=view.turn,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import chain
 from operator import attrgetter
 from typing import TypeVar
@@ -10,6 +11,7 @@ from typing import TypeVar
 from parlour.cards import Card, Rank
 from parlour.core.game import Action, seat_name
 from parlour.core.rng import derive_seed, make_rng
+from parlour.games.beor.deal import deck_for
 from parlour.games.beor.events import BeorEvent, Drew, Flipped, Lost, Played, Restocked, Won
 from parlour.games.beor.notation import (
     BASES,
@@ -22,7 +24,7 @@ from parlour.games.beor.notation import (
 )
 from parlour.games.beor.options import BeorOptions
 
-__all__ = ["Known", "Turn", "legal_of", "refusal", "replace_at"]
+__all__ = ["Known", "Turn", "cards_of", "legal_of", "mask_of", "refusal", "replace_at"]
 
 _T = TypeVar("_T")
 
@@ -30,6 +32,20 @@ Known = frozenset[tuple[int, Card]]
 """Publicly known cards of a stock, by offset from its bottom (stable while cards are drawn)."""
 
 Stocks = tuple[tuple[Card, ...], ...] | list[tuple[Card, ...]]
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """Cards as a bit mask (bit ``card.code``): the sets of cards shown and held grow on every
+    turn, and an int grows at C speed."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.code
+    return mask
+
+
+def cards_of(mask: int, players: int) -> tuple[Card, ...]:
+    """The cards of ``players``' deck (B11) in ``mask``, in sort order."""
+    return tuple(c for c in sorted(deck_for(players)) if mask >> c.code & 1)
 
 
 def replace_at(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
@@ -81,6 +97,7 @@ class Turn:
         "events",
         "face_up",
         "hands",
+        "held",
         "known",
         "known_hands",
         "known_scrap",
@@ -91,8 +108,8 @@ class Turn:
         "result",
         "scrap",
         "seed",
+        "shown",
         "stocks",
-        "surrendered",
         "to_move",
         "turn",
         "winner",
@@ -112,7 +129,8 @@ class Turn:
         known_hands: tuple[frozenset[Card], ...],
         scrap: tuple[Card, ...],
         known_scrap: frozenset[Card],
-        surrendered: tuple[frozenset[Card], ...],
+        shown: int,
+        held: tuple[int, ...],
         out: tuple[int, ...],
         to_move: int,
         turn: int,
@@ -128,7 +146,8 @@ class Turn:
         self.known_hands = known_hands
         self.scrap = scrap
         self.known_scrap = known_scrap
-        self.surrendered = surrendered
+        self.shown = shown
+        self.held = held
         self.out = out
         self.to_move = to_move
         self.turn = turn
@@ -147,6 +166,7 @@ class Turn:
         if card in self.known_hands[p]:
             self.known_hands = replace_at(self.known_hands, p, self.known_hands[p] - {card})
         self.bases[move.base] = (card, *self.bases[move.base])
+        self.shown |= 1 << card.code
         self.events.append(Played(p, card, move.base))
         if card.rank is Rank.THREE or card.rank is Rank.EIGHT:
             self.flip(move.base)
@@ -172,6 +192,7 @@ class Turn:
         stock = self.stocks[i]
         if self.face_up[i] and stock:
             self.known = replace_at(self.known, i, self.known[i] | {(len(stock) - 1, stock[0])})
+            self.shown |= 1 << stock[0].code
 
     def draw(self, i: int) -> None:
         """Text: 'Then, draw a card from that base's associated stock' (or any stock, B7). A
@@ -188,6 +209,7 @@ class Turn:
             if public:
                 self.known = replace_at(self.known, i, known - {entry})
         self.hands[p] = (*self.hands[p], card)
+        self.held = replace_at(self.held, p, self.held[p] | 1 << card.code)
         if public:
             self.known_hands = replace_at(self.known_hands, p, self.known_hands[p] | {card})
         self.events.append(Drew(p, i, card, public))
@@ -201,6 +223,7 @@ class Turn:
         if groups is None:
             return False
         self.known_hands = replace_at(self.known_hands, seat, frozenset(hand))
+        self.shown |= mask_of(hand)
         self.win(seat, groups)
         return True
 
@@ -229,7 +252,6 @@ class Turn:
         self.known = (frozenset(),) * 4
         self.scrap = ()
         self.known_scrap = frozenset()
-        self.surrendered = (frozenset(),) * len(self.hands)
         self.events.append(Restocked(tuple(kept), len(pool)))
 
     def next_turn(self) -> None:
@@ -250,17 +272,16 @@ class Turn:
             self.out = (*self.out, seat)
             self.events.append(Lost(seat))
             if n > 2:
-                self.surrender(seat)
+                self.scrap_hand(seat)
             left = [s for s in range(n) if s not in self.out]
             if len(left) == 1:
                 self.win(left[0], None)
 
-    def surrender(self, seat: int) -> None:
+    def scrap_hand(self, seat: int) -> None:
         """B8: 'With more [than 2 players], his hand goes face down to the scrap pile'; what the
-        table knew of it stays known there, and he remembers it all."""
+        table knew of it stays known there."""
         hand = self.hands[seat]
         self.scrap = self.scrap + hand
         self.known_scrap = self.known_scrap | self.known_hands[seat]
-        self.surrendered = replace_at(self.surrendered, seat, frozenset(hand))
         self.hands[seat] = ()
         self.known_hands = replace_at(self.known_hands, seat, frozenset())

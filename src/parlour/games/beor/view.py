@@ -47,9 +47,7 @@ class StockView:
 class BeorView(View):
     """One seat's view: own hand, every base pile, each stock's size, face and known cards,
     cards publicly known to be in each hand (a winner's two groups too, B5), hand sizes, scrap
-    size and its publicly known cards, who is out, whose turn; and for a seat that lost with
-    more than 2 players, the hand it surrendered face down to the scrap pile (B8), while the
-    cards lie there (a spectator's and other seats' ``surrendered`` is empty)."""
+    size and its publicly known cards, who is out, whose turn."""
 
     seat: int | None
     players: int
@@ -66,7 +64,6 @@ class BeorView(View):
     out: tuple[int, ...]
     winner: int | None
     result: str | None
-    surrendered: tuple[Card, ...]
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -86,5 +83,4 @@ class BeorView(View):
             "out": list(self.out),
             "winner": self.winner,
             "result": self.result,
-            "surrendered": [str(c) for c in self.surrendered],
         }
