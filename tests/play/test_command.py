@@ -11,6 +11,8 @@ from parlour.core.record import Record
 from parlour.games import replay_json
 from tests.test_cli import assert_one_line_error, run
 
+EXAMPLE = "--Q-K--K-AQ-------J--A-J--/------Q-----JA---AKQ---K-J"
+
 
 @pytest.mark.parametrize(("game", "players"), [("beor", 3), ("death", 4), ("beggar", 2)])
 def test_json_plays_bots_and_the_record_replays(
@@ -107,3 +109,31 @@ def test_flags_found_wrong_in_a_first_trial(
     capsys: pytest.CaptureFixture[str], argv: list[str], needles: list[str]
 ) -> None:
     assert_one_line_error(*run(capsys, *argv), *needles)
+
+
+class TestEveryNameOfAGame:
+    """A game's aliases (its ``info``) work wherever a game is named."""
+
+    def test_an_alias_plays_the_game(self, capsys: pytest.CaptureFixture[str]) -> None:
+        seats = [f"--seat={k}=random" for k in (1, 2, 3)]
+        code, out, _ = run(
+            capsys, "play", "game-of-death", "--players", "3", "--seed", "2", "--json", *seats
+        )
+        got = json.loads(out)
+        assert code == 0 and got["record"]["game"] == "death"
+        assert got["record"]["players"] == 3 and "drinks_taken" in got["result"]
+
+    def test_beggar_watched_under_its_long_name(self, capsys: pytest.CaptureFixture[str]) -> None:
+        code, out, _ = run(capsys, "play", "beggar-my-neighbour", "--deal", EXAMPLE, "--json")
+        got = json.loads(out)
+        # RULINGS M9 worked example: seat 0 wins after 192 cards and 20 tricks.
+        assert code == 0 and got["result"]["cards"] == 192 and got["result"]["tricks"] == 20
+        assert got["record"]["game"] == "beggar" and len(got["record"]["actions"]) == 192
+        _, states = replay_json(got["record"])
+        assert states[-1].is_over
+
+    def test_a_deal_that_does_not_fit_the_players(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert_one_line_error(
+            *run(capsys, "play", "beggar", "--deal", EXAMPLE, "--players", "3"),
+            "the deal has 2 hands but --players is 3",
+        )

@@ -4,9 +4,9 @@ The leak test renders every seat's screen (table, own hand and moves) at each st
 games and looks for every card that seat cannot see (``State.hidden_from``), in the
 suit-symbol form the screens use and in notation. The log of recent events (the seat's own
 log, ``State.tail``) is checked as it grows: each entry a seat is shown names no card hidden
-from that seat both before and after it happened (a card seen on a base and later shuffled into a stock was seen, and the log may go
-on saying so; a card played face up is public even when the same turn's restock shuffles it
-away, B9).
+from that seat both before and after it happened (a card seen on a base and later shuffled
+into a stock was seen, and the log may go on saying so; a card played face up is public even
+when the same turn's restock shuffles it away, B9).
 """
 
 from __future__ import annotations

@@ -158,6 +158,12 @@ class Table:
                 self.apply(text)
             except ParlourError as err:
                 raise InvalidRecord(f"action {index} {text!r} is illegal: {err}") from None
+        if pending:  # never dropped silently
+            number = len(entries) - len(pending)
+            raise InvalidRecord(
+                f"table entry {number} {pending[0].entry!r} is at {pending[0].at}, but the "
+                f"game has {len(actions)} actions"
+            )
 
     # -- the game ---------------------------------------------------------------------------
 
