@@ -104,8 +104,9 @@ class TestStats:
 
 class TestCommands:
     def test_stats_json_has_the_distribution(self, capsys: pytest.CaptureFixture[str]) -> None:
-        code, out, err = run(capsys, "beggar", "stats", "--games", "5000", "--seed", "2",
-                             "--workers", "2", "--json")
+        code, out, err = run(
+            capsys, "beggar", "stats", "--games", "5000", "--seed", "2", "--workers", "2", "--json"
+        )
         report = json.loads(out)
         assert code == 0 and err == ""
         assert report["engine"] == "fast" and report["games"] == 5000
@@ -116,14 +117,25 @@ class TestCommands:
         assert list(report["tails"]) == ["500", "1000", "2000", "3000"]
 
     def test_stats_python_engine(self, capsys: pytest.CaptureFixture[str]) -> None:
-        code, out, _ = run(capsys, "beggar", "stats", "--games", "30", "--seed", "2",
-                           "--engine", "python", "--json")
+        code, out, _ = run(
+            capsys,
+            "beggar",
+            "stats",
+            "--games",
+            "30",
+            "--seed",
+            "2",
+            "--engine",
+            "python",
+            "--json",
+        )
         assert code == 0 and json.loads(out)["engine"] == "python"
 
     def test_stats_plot(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         plot = tmp_path / "lengths.png"
-        code, out, _ = run(capsys, "beggar", "stats", "--games", "2000", "--seed", "1",
-                           "--plot", str(plot))
+        code, out, _ = run(
+            capsys, "beggar", "stats", "--games", "2000", "--seed", "1", "--plot", str(plot)
+        )
         assert code == 0 and "Long games" in out
         assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -148,8 +160,17 @@ class TestCommands:
         assert code == 0 and report["deals"] == 50_000 and report["run"]["deals"] == 30_000
         assert report["top"][0]["cards"] >= first["top"][0]["cards"]
         one_line_error(
-            run(capsys, "beggar", "search", "--players", "3", "--deals", "10", "--out",
-                str(out_file)),
+            run(
+                capsys,
+                "beggar",
+                "search",
+                "--players",
+                "3",
+                "--deals",
+                "10",
+                "--out",
+                str(out_file),
+            ),
             "players",
         )
 
@@ -159,7 +180,16 @@ class TestCommands:
             run(capsys, "beggar", "search", "--deals", "5", "--minutes", "1"), "exactly one"
         )
         one_line_error(
-            run(capsys, "beggar", "search", "--deals", "5", "--players", "4", "--strategy",
-                "backward"),
+            run(
+                capsys,
+                "beggar",
+                "search",
+                "--deals",
+                "5",
+                "--players",
+                "4",
+                "--strategy",
+                "backward",
+            ),
             "2 players",
         )

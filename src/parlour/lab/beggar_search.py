@@ -10,7 +10,7 @@ Three strategies, all on the compiled kernel (:mod:`parlour.games.beggar.fast`):
   cards, so a swap changes the whole game: a long deal's neighbours are no longer than random
   deals on average, and climbing does about as well as random sampling.
 * ``backward`` (2 players, no card limit): random sampling, plus backward play from the longest
-  deals (:mod:`parlour.games.beggar._backward`): from each of the first
+  deals (:func:`parlour.games.beggar.fast.backward_deals`): from each of the first
   :data:`EXTEND_TRICKS` trick boundaries of a long game, unplay tricks to find other deals
   whose game runs into that position, with openings of their own, often longer ones. Found
   deals that enter the top are extended in turn. Every found deal is played forward to confirm
@@ -35,20 +35,18 @@ import numpy as np
 from parlour.core.game import JSON
 from parlour.core.rng import check_seed
 from parlour.errors import InvalidOption
-from parlour.games.beggar import _backward, _batch
-from parlour.games.beggar._engine import CAPTURE, NEXT_PLAYER, NO_LIMIT
+from parlour.games.beggar import BeggarGame
 from parlour.games.beggar.fast import (
     RESULTS,
+    Climbs,
     DealArray,
     FastResults,
-    encode_deals,
-    format_classes,
+    backward_deals,
+    climb,
     play_deals,
     play_random,
     random_deals,
 )
-from parlour.games.beggar.notation import deal_sizes
-from parlour.games.beggar.rules import BeggarGame, UnpaidPenalty
 from parlour.lab.workers import resolve_workers
 
 __all__ = [
@@ -255,7 +253,7 @@ def _random_batch(
         workers=workers,
         progress=progress,
     )
-    score = np.where(results.result == 1, NO_LIMIT, results.cards)
+    score = results.scores
     keep = min(keep, deals)
     picked = np.argpartition(-score, keep - 1)[:keep] if keep < deals else np.arange(deals)
     found = []
@@ -288,13 +286,10 @@ def _backward_step(
     seeds = list({f.deal: f for f in seeds}.values())
 
     def extend(found: Found) -> np.ndarray:
-        deal = encode_deals([found.deal]).classes[0]
-        rows = np.zeros((8, 52), dtype=np.int8)
-        lengths = np.zeros(8, dtype=np.int64)
-        filled = _backward.extend_deal(
-            deal, EXTEND_TRICKS, UNPLAY_BUDGET, UNPLAY_DEPTH, rows, lengths
+        unplayed = backward_deals(
+            found.deal, tricks=EXTEND_TRICKS, budget=UNPLAY_BUDGET, depth=UNPLAY_DEPTH
         )
-        return rows[:filled]
+        return unplayed.deals.classes
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         extensions = list(pool.map(extend, seeds))
@@ -325,33 +320,30 @@ def _found(deal: str, results: FastResults, i: int) -> Found:
 def _climb_step(
     state: SearchState, deals: int, workers: int, progress: Callable[[int], None] | None
 ) -> SearchState:
-    typed = _GAME.typed_options(state.options)
-    mode = CAPTURE if typed.unpaid_penalty is UnpaidPenalty.CAPTURE else NEXT_PLAYER
-    limit = NO_LIMIT if typed.card_limit is None else typed.card_limit
-    n = state.players
-    sizes = list(deal_sizes(n))
     block = 4 * workers
     found = list(state.top)
     played = 0
     index = state.next_index
 
-    def climb(start: int, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        best = np.zeros((count, 52), dtype=np.int8)
-        rows = np.zeros((count, 6), dtype=np.int64)
-        plays = np.zeros(count, dtype=np.int64)
-        _batch.climb_batch(
-            n, mode, limit, True, state.seed, start, MAX_CLIMB, PATIENCE, best, rows, plays
+    def one_climb(start: int) -> Climbs:
+        return climb(
+            state.players,
+            state.seed,
+            start,
+            1,
+            state.options,
+            max_plays=MAX_CLIMB,
+            patience=PATIENCE,
         )
-        return best, rows, plays
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         while played < deals:
-            futures = [pool.submit(climb, index + k, 1) for k in range(block)]
+            futures = [pool.submit(one_climb, index + k) for k in range(block)]
             for future in futures:
-                best, rows, plays = future.result()
-                played += int(plays[0])
+                climbed = future.result()
+                played += int(climbed.plays[0])
                 index += 1
-                found.append(_found(format_classes(best[0], sizes), FastResults.from_rows(rows), 0))
+                found.append(_found(climbed.deals.deal(0), climbed.results, 0))
                 if progress is not None:
                     progress(played)
                 if played >= deals:

@@ -21,9 +21,7 @@ import numpy.typing as npt
 from parlour.core.game import JSON
 from parlour.core.rng import check_seed, derive_seed
 from parlour.errors import InvalidOption
-from parlour.games.beggar.notation import format_deal_ranks
-from parlour.games.beggar.play import play_to_end
-from parlour.games.beggar.rules import BeggarGame
+from parlour.games.beggar import BeggarGame, format_deal_ranks, play_to_end
 
 __all__ = [
     "PERCENTILES",

@@ -17,15 +17,16 @@ from parlour.errors import InvalidNotation, InvalidOption
 from parlour.games.beggar import format_deal_ranks, play_deal, random_deal
 from parlour.games.beggar.fast import (
     CHUNK,
+    LOOP_SCORE,
     DealArray,
     FastResults,
-    _play_deals,
+    backward_deals,
+    climb,
     encode_deals,
     play_deals,
     play_random,
     random_deals,
 )
-from parlour.games.beggar.notation import deal_sizes
 
 MODES = ("capture", "next_player")
 LOOP_DEAL = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
@@ -38,6 +39,7 @@ WORKED_EXAMPLES = [
     ("K---Q---Q------K--/--K---A--J-A-J---/--K----JAQA--J-Q-", "capture", 1, 167, 22),
     ("K---Q---Q------K--/--K---A--J-A-J---/--K----JAQA--J-Q-", "next_player", 1, 839, 108),
 ]
+M7_SIZES = {2: (26, 26), 3: (18, 17, 17), 4: (13, 13, 13, 13)}
 AGREEMENT_DEALS = 1500  # per player count and mode: 9,000 games of the rules engine
 LIMITED_DEALS = 300  # per player count and mode, each with a card limit of its own
 
@@ -50,7 +52,7 @@ def rules(deal: str, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def kernel(deals: DealArray, options: dict[str, Any], *, bits: bool = True) -> FastResults:
-    return _play_deals(deals, options, detect_loops=True, workers=1, progress=None, bits=bits)
+    return play_deals(deals, options, bit_planes=bits)
 
 
 def rank_deals(players: int, count: int, seed: int) -> list[str]:
@@ -172,6 +174,46 @@ class TestNeverEnding:
                 assert got.summary(0)["cards"] == limit
 
 
+class TestSearch:
+    def test_a_loop_scores_above_any_game(self) -> None:
+        """M10: a search ranks a never-ending game above every game that ends."""
+        results = play_deals(encode_deals([WORKED_EXAMPLES[1][0], LOOP_DEAL]))
+        assert list(results.scores) == [681, LOOP_SCORE]
+
+    def test_climbs_report_the_games_they_found(self) -> None:
+        """A climb's best deal replays to the figures it reports, by the rules engine too (M8);
+        climbs are reproducible and do not depend on the climbs around them."""
+        options = {"unpaid_penalty": "next_player"}
+        climbs = climb(3, 5, 0, 3, options, max_plays=400, patience=100)
+        again = play_deals(climbs.deals, options)
+        for i in range(3):
+            deal = climbs.deals.deal(i)
+            assert climbs.results.summary(i) == again.summary(i) == rules(deal, options)
+            assert 1 <= climbs.plays[i] <= 400
+        alone = climb(3, 5, 1, 1, options, max_plays=400, patience=100)
+        assert alone.deals.deal(0) == climbs.deals.deal(1)
+        assert int(alone.plays[0]) == int(climbs.plays[1])
+
+    def test_backward_deals_run_into_the_game(self) -> None:
+        """M1, M2: a deal found by unplaying tricks plays the cards put back, then the rest of
+        the game it runs into: the rules engine plays exactly the cards predicted and the
+        same seat wins."""
+        deal, _, winner, _, _ = WORKED_EXAMPLES[0]
+        found = backward_deals(deal, tricks=30, budget=5_000, depth=500)
+        deals = [found.deals.deal(i) for i in range(len(found.deals))]
+        assert len(set(deals)) == len(deals) == 8
+        assert list(found.cards) == sorted(found.cards, reverse=True)
+        for text, cards in zip(deals, found.cards, strict=True):
+            summary = rules(text, {})
+            assert (summary["cards"], summary["winners"]) == (cards, [winner]), text
+
+    def test_backward_play_is_for_two_players(self) -> None:
+        with pytest.raises(InvalidOption, match="2 players"):
+            backward_deals(WORKED_EXAMPLES[2][0], tricks=5, budget=10, depth=10)
+        with pytest.raises(InvalidOption, match="budget"):
+            backward_deals(LOOP_DEAL, tricks=5, budget=0, depth=10)
+
+
 class TestRandomDeals:
     @pytest.mark.parametrize("players", [2, 3, 4])
     def test_seed_reproducible_and_split_free(self, players: int) -> None:
@@ -189,7 +231,7 @@ class TestRandomDeals:
         deals = random_deals(players, 200, 3)
         for i in range(len(deals)):
             hands = deals.deal(i).split("/")
-            assert tuple(len(h) for h in hands) == deal_sizes(players)
+            assert tuple(len(h) for h in hands) == M7_SIZES[players]
             assert sorted("".join(hands)) == sorted("AKQJ" * 4 + "-" * 36)
 
     def test_deals_are_shuffled_evenly(self) -> None:
@@ -245,8 +287,9 @@ class TestNotation:
         with pytest.raises(InvalidNotation, match="4 aces"):
             DealArray(bad, np.array([[26, 26]], dtype=np.int64))
         with pytest.raises(InvalidNotation, match="M7"):
-            DealArray(bad * 0 + encode_deals([LOOP_DEAL]).classes,
-                      np.array([[20, 32]], dtype=np.int64))
+            DealArray(
+                bad * 0 + encode_deals([LOOP_DEAL]).classes, np.array([[20, 32]], dtype=np.int64)
+            )
 
     def test_bad_arguments_name_the_field(self) -> None:
         with pytest.raises(InvalidOption, match="2 to 4 players"):

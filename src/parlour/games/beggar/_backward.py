@@ -15,16 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from parlour.games.beggar._engine import (
-    _HD,
-    _MASK,
-    _RING,
-    _TL,
-    NO_LIMIT,
-    _load,
-    _trick_two,
-    scratch,
-)
+from parlour.games.beggar._engine import CAPTURE, NO_LIMIT, hands_into, load, scratch, trick, turn
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -37,18 +28,10 @@ def _trick_ends_at(
     owed = 0
     court = -1
     for i in range(m):
-        c = pile[start + i]
         who[i] = p
-        if c != 0:
-            owed = c
-            court = p
-            p ^= 1
-        elif owed != 0:
-            owed -= 1
-            if owed == 0:
-                return i == m - 1 and court == capturer
-        else:
-            p ^= 1
+        p, owed, court, captured = turn(2, 0, p, pile[start + i], owed, court)
+        if captured:
+            return i == m - 1 and court == capturer
     return False
 
 
@@ -149,6 +132,20 @@ def unplay_search(
 
 
 @njit(cache=True, nogil=True)
+def _holds(rows: np.ndarray, filled: int, row: np.ndarray) -> bool:
+    """Whether ``row`` is one of the first ``filled`` rows of ``rows``."""
+    for i in range(filled):
+        same = True
+        for j in range(row.shape[0]):
+            if rows[i, j] != row[j]:
+                same = False
+                break
+        if same:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
 def extend_deal(
     deal: np.ndarray,
     max_tricks: int,
@@ -161,40 +158,36 @@ def extend_deal(
     cards each): play the game forward trick by trick (M1-M8) and unplay from each of its first
     ``max_tricks`` boundaries (:func:`unplay_search`). A deal found from a boundary reached
     after ``c`` cards of a game of ``L`` cards plays the cards it puts back and then ``L - c``
-    more. The longest (predicted) go to the rows of ``found`` and ``lengths``; returns how many
-    rows were filled. The caller plays them forward to confirm (a loop may come first, M10)."""
+    more. The longest (predicted) go to the rows of ``found`` and ``lengths``, each deal once;
+    returns how many rows were filled. The caller plays them forward to confirm (a loop may
+    come first, M10)."""
     w8, w64 = scratch()
-    _load(deal, np.array([26, 26], np.int64), 2, w8, w64)
+    load(deal, np.array([26, 26], np.int64), 2, w8, w64)
     starts = np.zeros((max_tricks, 52), np.int8)
-    size0 = np.zeros(max_tricks, np.int64)
+    sizes = np.zeros((max_tricks, 2), np.int64)
     leads = np.zeros(max_tricks, np.int64)
     at = np.zeros(max_tricks, np.int64)
     cards = 0
     lead = 0
     count = 0
     while count < max_tricks:
-        outcome, seat, cards, _ = _trick_two(w8, w64, lead, cards, NO_LIMIT, False)
+        outcome, lead, _, _, cards, _ = trick(
+            2, CAPTURE, w8, w64, 0, 2, lead, cards, NO_LIMIT, False
+        )
         if outcome != 0:
             break
-        lead = seat
-        h0 = w64[_HD]
-        h1 = w64[_HD + 1]
-        k0 = w64[_TL] - h0
-        for j in range(k0):
-            starts[count, j] = w8[(h0 + j) & _MASK]
-        for j in range(52 - k0):
-            starts[count, k0 + j] = w8[_RING + ((h1 + j) & _MASK)]
-        size0[count] = k0
+        hands_into(w8, w64, 2, starts[count], sizes[count])
         leads[count] = lead
         at[count] = cards
         count += 1
     if count == max_tricks:
         # The game goes on past the boundaries unplayed from: its length is still to come.
         while True:
-            outcome, seat, cards, _ = _trick_two(w8, w64, lead, cards, NO_LIMIT, False)
+            outcome, lead, _, _, cards, _ = trick(
+                2, CAPTURE, w8, w64, 0, 2, lead, cards, NO_LIMIT, False
+            )
             if outcome != 0:
                 break
-            lead = seat
             if cards > 1 << 24:
                 return 0
     total = cards
@@ -202,8 +195,11 @@ def extend_deal(
     some = np.zeros((found.shape[0], 52), np.int8)
     extra = np.zeros((found.shape[0], 2), np.int64)
     for t in range(count):
-        k = unplay_search(starts[t], size0[t], leads[t], budget, max_depth, some, extra)
+        k = unplay_search(starts[t], sizes[t, 0], leads[t], budget, max_depth, some, extra)
         for r in range(k):
+            if _holds(found, filled, some[r]):
+                # Found again from a later boundary of the same game: it passes through both.
+                continue
             length = extra[r, 0] + total - at[t]
             row = filled
             if filled == found.shape[0]:

@@ -8,22 +8,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from parlour.games.beggar._arrays import LOOP_SCORE
 from parlour.games.beggar._bits import planes, play_game2, random_planes
-from parlour.games.beggar._engine import (
-    LOOP,
-    NO_LIMIT,
-    deal_sizes,
-    draw,
-    mix,
-    play_game,
-    random_deal_into,
-    scratch,
-)
+from parlour.games.beggar._engine import LOOP, NO_LIMIT, deal_sizes, play_game, scratch
+from parlour.games.beggar._random import GOLDEN, S32, draw, mix, random_deal_into
 
 # Climbs start from deals far beyond any random search's indices in the same seed's stream.
 CLIMB_BASE = 1 << 62
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_S32 = np.uint64(32)
 
 
 @njit(cache=True, nogil=True)
@@ -99,7 +90,7 @@ def play_random_batch(
 @njit(cache=True, nogil=True, inline="always")
 def _score(res: np.ndarray) -> int:
     """What a search maximises: the cards of a game; a never-ending one (M10) beats any."""
-    return NO_LIMIT if res[0] == LOOP else res[2]
+    return LOOP_SCORE if res[0] == LOOP else res[2]
 
 
 @njit(cache=True, nogil=True)
@@ -136,14 +127,14 @@ def climb_batch(
         best_score = cur_score
         best[w, :] = cur
         best_res[w, :] = res
-        state = mix(np.uint64(seed) * _GOLDEN + np.uint64(walker))
+        state = mix(np.uint64(seed) * GOLDEN + np.uint64(walker))
         done = 1
         stale = 0
         while done < max_plays and stale < patience:
-            state += _GOLDEN
+            state += GOLDEN
             z = mix(state)
             i = draw(z, 52)
-            j = draw(z >> _S32, 52)
+            j = draw(z >> S32, 52)
             if cur[i] == cur[j]:
                 continue
             t = cur[i]

@@ -20,7 +20,8 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic
 
-from parlour.games.beggar._engine import CAPTURE, LOOP, WIN, court_positions, loop_start
+from parlour.games.beggar._engine import CAPTURE, LOOP, WIN, loop_start
+from parlour.games.beggar._random import court_positions
 
 _LOW26 = (1 << 26) - 1
 
@@ -82,7 +83,7 @@ def deal_of_planes(
 
 @njit(cache=True, nogil=True)
 def random_planes(seed: int, index: int, pos: np.ndarray) -> tuple[int, int, int, int, int, int]:
-    """Deal ``index`` of ``seed``'s stream (that of :func:`._engine.random_deal_into`) as the
+    """Deal ``index`` of ``seed``'s stream (that of :func:`._random.random_deal_into`) as the
     bit planes of two hands of 26 cards: ``(xc, xu, xw, yc, yu, yw)``."""
     court_positions(seed, index, pos)
     c = 0

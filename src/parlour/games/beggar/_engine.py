@@ -1,11 +1,17 @@
 """The compiled Beggar-My-Neighbour engine behind :mod:`parlour.games.beggar.fast` (numba):
-any number of players, card limits (M11), loop detection (M10), and the random deals.
+any number of players, card by card, with card limits (M11) and loop detection (M10).
 
 Cards are their class, as M10 compares them: 0 for a number card, 1-4 for J, Q, K, A (the cards
 each demands, M1). A hand is a ring buffer of 64 cards (a hand never holds more than 52), so
 capturing the pile (M2) appends at the tail and turning a card advances the head; nothing is
 allocated per deal. Every function here mirrors a step of ``rules.py`` so that the figures agree
 with it deal by deal (M1-M11); ``tests/games/beggar/test_fast.py`` checks that they do.
+
+One trick rule, :func:`turn`, says what each card turned does (M1, M2); :func:`trick` plays a
+whole trick with it for any number of players, and serves play (:func:`play_game`), the search
+strategies (through :func:`play_game`) and backward search (:mod:`._backward`, which also
+follows the tricks it unplays through :func:`turn`). Only the two-player bit-plane path
+(:mod:`._bits`) has a trick of its own: it turns a run of number cards in one step.
 
 Speed: a deal's whole state lives in two flat scratch arrays (``w8`` for cards, ``w64`` for
 counters), and the per-trick and per-card steps are inlined into :func:`play_game`, so the hot
@@ -60,68 +66,9 @@ _HIT_TRICKS = 15
 _HELD = 16
 _W64 = 20
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_STREAM = np.uint64(0xD1B54A32D192ED03)
-_S30 = np.uint64(30)
-_S27 = np.uint64(27)
-_S31 = np.uint64(31)
-_S32 = np.uint64(32)
-_LOW32 = np.uint64(0xFFFFFFFF)
-
 
 @njit(cache=True, nogil=True, inline="always")
-def mix(z: np.uint64) -> np.uint64:
-    """The splitmix64 finaliser: a 64-bit value to a well-mixed one."""
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def draw(z: np.uint64, bound: int) -> np.int64:
-    """A 32-bit half of a draw to ``0..bound-1`` by a multiply-shift (bias below 2**-26)."""
-    return np.int64(((z & _LOW32) * np.uint64(bound)) >> _S32)
-
-
-@njit(cache=True, nogil=True)
-def court_positions(seed: int, index: int, pos: np.ndarray) -> None:
-    """Deal ``index`` of ``seed``'s stream: ``pos[0:16]`` get the deck positions of the 4 J, 4 Q,
-    4 K and 4 A (in that order) of a uniformly shuffled deck.
-
-    A partial Fisher-Yates shuffle of the 52 positions: the 36 number cards are all alike in
-    play (M10), so placing the 16 court cards deals the whole deck. Each deal has a generator
-    of its own (splitmix64 seeded from seed and index), so a batch gives the same deals however
-    it is split over workers; each 64-bit draw serves two positions."""
-    state = mix(np.uint64(seed) * _GOLDEN + np.uint64(index) * _STREAM + _STREAM)
-    for i in range(52):
-        pos[i] = i
-    for i in range(0, 16, 2):
-        state += _GOLDEN
-        z = mix(state)
-        j = i + draw(z, 52 - i)
-        t = pos[i]
-        pos[i] = pos[j]
-        pos[j] = t
-        j = i + 1 + draw(z >> _S32, 51 - i)
-        t = pos[i + 1]
-        pos[i + 1] = pos[j]
-        pos[j] = t
-
-
-@njit(cache=True, nogil=True)
-def random_deal_into(seed: int, index: int, pos: np.ndarray, out: np.ndarray) -> None:
-    """Deal ``index`` of ``seed``'s stream as 52 classes (hands one after another, M7 sizes)."""
-    court_positions(seed, index, pos)
-    for i in range(52):
-        out[i] = 0
-    for i in range(16):
-        out[pos[i]] = 1 + (i >> 2)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _load(deal: np.ndarray, sizes: np.ndarray, n: int, w8: np.ndarray, w64: np.ndarray) -> None:
+def load(deal: np.ndarray, sizes: np.ndarray, n: int, w8: np.ndarray, w64: np.ndarray) -> None:
     """M7/M9: the hands of ``deal`` (seat by seat, top card first) into the ring buffers; no
     card limit reached yet (M11)."""
     off = 0
@@ -148,72 +95,25 @@ def _next_seat(outs: int, n: int, seat: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _trick_two(
-    w8: np.ndarray, w64: np.ndarray, lead: int, cards: int, limit: int, stop: bool
-) -> tuple[int, int, int, int]:
-    """One trick of two players from a trick boundary, as rules.py plays it: the next player is
-    always the other one and a player out ends the game (M6), so M4 never arises.
-
-    Returns ``(outcome, seat, cards, limit)``: a capture (``seat`` leads next), a win (``seat``
-    wins; the last pile counts as a trick, M6/M8) or the card limit (M11, when ``stop``). The
-    limit is checked before a card is placed, after everything the previous card settled; once
-    reached, the cards held are recorded in ``w64`` and it comes back as ``NO_LIMIT``.
-
-    No helper that takes an array is called in here: numba counts references to the arrays
-    of a nested inlined call, which would cost more than the trick."""
-    p = lead
-    owed = 0
-    court = 0
-    size = 0
-    while True:
-        h = w64[_HD + p]
-        if h == w64[_TL + p]:
-            # M3/M6: the player who must play has no card: the other takes the pile, wins.
-            outcome = _T_WIN
-            taker = 1 - p
-            break
-        if cards >= limit:
-            # M11: record who holds most cards now; stop, or play on for M10's sake.
-            w64[_HIT] = 1
-            w64[_HIT_CARDS] = cards
-            w64[_HELD] = w64[_TL] - w64[_HD]
-            w64[_HELD + 1] = w64[_TL + 1] - w64[_HD + 1]
-            limit = NO_LIMIT
-            if stop:
-                return _T_LIMIT, -1, cards, limit
-        # Seed text: turn the top card (M8 counts it).
-        c = w8[(p << 6) + (h & _MASK)]
-        w64[_HD + p] = h + 1
-        w8[_PILE + size] = c
-        size += 1
-        cards += 1
-        if c != 0:
-            # M1: a court card demands 1-4 cards of the other player, ending any payment.
-            owed = c
-            court = p
-            p ^= 1
-        elif owed != 0:
-            owed -= 1
-            if owed == 0:
-                # M2: the payment is complete: the court card's player captures; M6: he
-                # wins if the other holds no card.
-                taker = court
-                other = 1 - court
-                outcome = _T_WIN if w64[_TL + other] == w64[_HD + other] else _T_CAPTURE
-                break
-        else:
-            p ^= 1
-    # M2: the pile goes under the taker's hand in the order played.
-    t = w64[_TL + taker]
-    base = taker << 6
-    for i in range(size):
-        w8[base + ((t + i) & _MASK)] = w8[_PILE + i]
-    w64[_TL + taker] = t + size
-    return outcome, taker, cards, limit
+def turn(n: int, outs: int, p: int, c: int, owed: int, court: int) -> tuple[int, int, int, bool]:
+    """The one trick rule of the kernel (M1, M2, M5): seat ``p`` has turned card ``c`` in a
+    trick where ``owed`` cards are still due to the court card that seat ``court`` played (0
+    when none is). Returns ``(p, owed, court, captured)``: the seat to turn the next card,
+    what is then owed to whom, and whether the payment is complete, so that ``court`` takes
+    the pile (M2). Play (:func:`trick`), search and backward search all follow a trick card by
+    card through this function; whether the seat due holds a card is theirs to check (M3)."""
+    if c != 0:
+        # M1: a court card demands 1-4 cards of the next player, ending any payment.
+        return (p ^ 1 if n == 2 else _next_seat(outs, n, p)), c, p, False
+    if owed != 0:
+        # A payment goes on; M2: the last card owed completes it.
+        return p, owed - 1, court, owed == 1
+    # Seed text: the next player turns a card.
+    return (p ^ 1 if n == 2 else _next_seat(outs, n, p)), 0, court, False
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _trick_many(
+def trick(
     n: int,
     mode: int,
     w8: np.ndarray,
@@ -225,16 +125,42 @@ def _trick_many(
     limit: int,
     stop: bool,
 ) -> tuple[int, int, int, int, int, int]:
-    """One trick of any number of players from a trick boundary, as rules.py plays it.
+    """One trick of any number of players from a trick boundary (the leader holds a card), as
+    rules.py plays it: the cards turned go through :func:`turn` (M1, M2), a player due with no
+    card is out (M3, M5), M4 in ``mode`` when the payer runs out, and the game ends when one
+    player is left (M6; with two players, as soon as the one due has no card).
 
-    Returns ``(outcome, seat, outs, players_in, cards, limit)``, outcomes and the card limit
-    as in :func:`_trick_two`; ``outs`` is the bit mask of the seats that are out."""
+    Returns ``(outcome, seat, outs, players_in, cards, limit)``: a capture (``seat`` leads
+    next), a win (``seat`` wins; the last pile counts as a trick, M6/M8) or the card limit
+    (M11, when ``stop``); ``outs`` is the bit mask of the seats that are out. The limit is
+    checked before a card is placed, after everything the previous card settled; once
+    reached, the cards held are recorded in ``w64`` and it comes back as ``NO_LIMIT``.
+
+    No helper that takes an array is called in here: numba counts references to the arrays
+    of a nested inlined call, which would cost more than the trick."""
     outcome = _T_CAPTURE
     p = lead
     owed = 0
     court = -1
     size = 0
     while True:
+        h = w64[_HD + p]
+        if h == w64[_TL + p]:
+            # M3: the player who must play and has no card is out.
+            outs |= 1 << p
+            n_in -= 1
+            if n_in == 1:
+                # M6: the last player in takes the pile (a trick, M8) and wins.
+                outcome = _T_WIN
+                capturer = _next_seat(outs, n, p)
+                break
+            if owed != 0 and mode == CAPTURE:
+                # M4 default: the court card's player captures, the rest is forgiven.
+                capturer = court
+                break
+            # M4 next_player (or no payment running): the next player in plays on.
+            p = _next_seat(outs, n, p)
+            continue
         if cards >= limit:
             # M11: record who holds most cards now; stop, or play on for M10's sake.
             w64[_HIT] = 1
@@ -245,41 +171,14 @@ def _trick_many(
             if stop:
                 return _T_LIMIT, -1, outs, n_in, cards, limit
         # Seed text: turn the top card (M8 counts it).
-        h = w64[_HD + p]
         c = w8[(p << 6) + (h & _MASK)]
         w64[_HD + p] = h + 1
         w8[_PILE + size] = c
         size += 1
         cards += 1
-        capturer = -1
-        if c != 0:
-            # M1: a court card demands 1-4 cards of the next player, ending any payment.
-            owed = c
-            court = p
-            p = _next_seat(outs, n, p)
-        elif owed != 0:
-            owed -= 1
-            if owed == 0:
-                capturer = court
-        else:
-            p = _next_seat(outs, n, p)
-        if capturer < 0:
-            # M3: the player who must play and has no card is out.
-            while w64[_TL + p] == w64[_HD + p]:
-                outs |= 1 << p
-                n_in -= 1
-                if n_in == 1:
-                    # M6: the last player in takes the pile (a trick, M8) and wins.
-                    outcome = _T_WIN
-                    capturer = _next_seat(outs, n, p)
-                    break
-                if owed != 0 and mode == CAPTURE:
-                    # M4 default: the court card's player captures, the rest is forgiven.
-                    capturer = court
-                    break
-                # M4 next_player (or no payment running): the next player in plays on.
-                p = _next_seat(outs, n, p)
-        if capturer >= 0:
+        p, owed, court, captured = turn(n, outs, p, c, owed, court)
+        if captured:
+            capturer = court
             break
     # M2: the pile goes under the taker's hand in the order played.
     t = w64[_TL + capturer]
@@ -296,6 +195,21 @@ def _trick_many(
         if n_in == 1:
             outcome = _T_WIN
     return outcome, capturer, outs, n_in, cards, limit
+
+
+@njit(cache=True, nogil=True)
+def hands_into(w8: np.ndarray, w64: np.ndarray, n: int, out: np.ndarray, sizes: np.ndarray) -> None:
+    """The hands in play (seat by seat, top card first) into ``out`` and their sizes into
+    ``sizes``: the position as a deal of :func:`load`."""
+    off = 0
+    for s in range(n):
+        h = w64[_HD + s]
+        k = w64[_TL + s] - h
+        sizes[s] = k
+        base = s << 6
+        for j in range(k):
+            out[off + j] = w8[base + ((h + j) & _MASK)]
+        off += k
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -346,8 +260,8 @@ def loop_start(
     repeated boundary ``mu`` with the cards played by then and by ``mu + lam``."""
     a8, a64 = scratch()
     b8, b64 = scratch()
-    _load(deal, sizes, n, a8, a64)
-    _load(deal, sizes, n, b8, b64)
+    load(deal, sizes, n, a8, a64)
+    load(deal, sizes, n, b8, b64)
     outs_a = 0
     outs_b = 0
     in_a = n
@@ -357,27 +271,20 @@ def loop_start(
     cards_a = 0
     cards_b = 0
     for _ in range(lam):
-        if n == 2:
-            _, lead_b, cards_b, _ = _trick_two(b8, b64, lead_b, cards_b, NO_LIMIT, False)
-        else:
-            _, lead_b, outs_b, in_b, cards_b, _ = _trick_many(
-                n, mode, b8, b64, outs_b, in_b, lead_b, cards_b, NO_LIMIT, False
-            )
+        _, lead_b, outs_b, in_b, cards_b, _ = trick(
+            n, mode, b8, b64, outs_b, in_b, lead_b, cards_b, NO_LIMIT, False
+        )
     mu = 0
     while True:
         _keep(a8, a64, n, lead_a, b8, b64)
         if _same(b8, b64, n, lead_b):
             return mu, cards_a, cards_b
-        if n == 2:
-            _, lead_a, cards_a, _ = _trick_two(a8, a64, lead_a, cards_a, NO_LIMIT, False)
-            _, lead_b, cards_b, _ = _trick_two(b8, b64, lead_b, cards_b, NO_LIMIT, False)
-        else:
-            _, lead_a, outs_a, in_a, cards_a, _ = _trick_many(
-                n, mode, a8, a64, outs_a, in_a, lead_a, cards_a, NO_LIMIT, False
-            )
-            _, lead_b, outs_b, in_b, cards_b, _ = _trick_many(
-                n, mode, b8, b64, outs_b, in_b, lead_b, cards_b, NO_LIMIT, False
-            )
+        _, lead_a, outs_a, in_a, cards_a, _ = trick(
+            n, mode, a8, a64, outs_a, in_a, lead_a, cards_a, NO_LIMIT, False
+        )
+        _, lead_b, outs_b, in_b, cards_b, _ = trick(
+            n, mode, b8, b64, outs_b, in_b, lead_b, cards_b, NO_LIMIT, False
+        )
         mu += 1
 
 
@@ -401,7 +308,7 @@ def play_game(
     detection and a card limit both on, play goes on past the limit until Brent's finder would
     have seen any repeat from before the limit (within 3x the tricks played), so a loop seen by
     rules.py before the limit is reported as a loop."""
-    _load(deal, sizes, n, w8, w64)
+    load(deal, sizes, n, w8, w64)
     stop = not detect
     outs = 0
     n_in = n
@@ -414,9 +321,13 @@ def play_game(
         _keep(w8, w64, n, lead, w8, w64)
     while True:
         if n == 2:
-            outcome, seat, cards, limit = _trick_two(w8, w64, lead, cards, limit, stop)
+            # The same trick with the player count a constant: the compiler drops what only
+            # three or four players need (M4, M5's search for the next player in).
+            outcome, seat, outs, n_in, cards, limit = trick(
+                2, mode, w8, w64, outs, n_in, lead, cards, limit, stop
+            )
         else:
-            outcome, seat, outs, n_in, cards, limit = _trick_many(
+            outcome, seat, outs, n_in, cards, limit = trick(
                 n, mode, w8, w64, outs, n_in, lead, cards, limit, stop
             )
         hit = w64[_HIT] != 0

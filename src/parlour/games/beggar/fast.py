@@ -1,11 +1,12 @@
-"""Beggar-My-Neighbour at full speed: a compiled kernel (numba) for batches of deals.
+"""Beggar-My-Neighbour at full speed: the public face of the compiled kernel (numba).
 
 The kernel plays 2, 3 and 4 players, both ``unpaid_penalty`` modes (M4), counts cards and
 tricks by M8, detects never-ending games by M10 (when asked; on by default) and honours the
 ``card_limit`` option (M11) exactly as :mod:`.rules` does: for any deal it gives the same result,
 winners, cards, tricks and loop figures as ``rules.py`` (``tests/games/beggar/test_fast.py``
-checks it deal by deal). Two players without a card limit play on bit planes (:mod:`._bits`),
-everything else card by card (:mod:`._engine`).
+checks it deal by deal). Every trick is played by one compiled trick rule, for play, for the
+search strategies (:func:`climb`) and for backward play (:func:`backward_deals`); two players
+without a card limit play on bit planes, a faster representation of the same rules.
 
 Deals are arrays (:class:`DealArray`): one row of 52 card classes per deal (0 for a number card,
 1-4 for J, Q, K, A: the cards each demands, M1), the hands one after another, top card first,
@@ -13,7 +14,7 @@ and the hand sizes. :func:`encode_deals` and :meth:`DealArray.deal` convert from
 notation. :func:`random_deals` deals from a seed: deal ``i`` of a seed is always the same,
 whatever the batch or the number of workers (it is not the deal ``rules.py`` shuffles from the
 same seed). Work is split over threads (the kernels release the GIL); results never depend on
-the number of workers.
+the number of workers. This module, and nothing behind it, is what other modules use.
 
 >>> results = play_deals(encode_deals(["--Q-K--K-AQ-------J--A-J--/------Q-----JA---AKQ---K-J"]))
 >>> results.summary(0)
@@ -22,33 +23,40 @@ the number of workers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 
-from parlour.core.game import JSON
 from parlour.core.rng import check_seed
-from parlour.errors import InvalidNotation, InvalidOption
-from parlour.games.beggar import _batch
-from parlour.games.beggar._engine import CAPTURE, NEXT_PLAYER, NO_LIMIT
-from parlour.games.beggar.notation import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    Deal,
-    deal_sizes,
-    honour,
-    parse_deal,
+from parlour.errors import InvalidOption
+from parlour.games.beggar import BeggarGame, BeggarOptions, UnpaidPenalty, _backward, _batch, _cache
+from parlour.games.beggar._arrays import (
+    LOOP_SCORE,
+    RESULTS,
+    DealArray,
+    FastResults,
+    Int64Array,
+    encode_deals,
+    format_classes,
 )
-from parlour.games.beggar.rules import BeggarGame, BeggarOptions, UnpaidPenalty
+from parlour.games.beggar._engine import CAPTURE, NEXT_PLAYER, NO_LIMIT
+from parlour.games.beggar.notation import deal_sizes
 
 __all__ = [
+    "CHUNK",
+    "LOOP_SCORE",
     "RESULTS",
+    "BackwardDeals",
+    "Climbs",
     "DealArray",
     "FastResults",
+    "Options",
+    "backward_deals",
     "check_workers",
+    "climb",
     "encode_deals",
     "format_classes",
     "play_deals",
@@ -56,114 +64,24 @@ __all__ = [
     "random_deals",
 ]
 
-RESULTS = ("win", "loop", "limit")
-"""Result names by code, as ``rules.py``'s outcomes name them."""
-
 CHUNK = 1 << 15
 """Deals per piece of work handed to a worker thread (and per progress report)."""
 
-_CLASS_CHARS = "-JQKA"
-_DECK_COUNTS = np.array([36, 4, 4, 4, 4])
 _GAME = BeggarGame()
 
-Int8Array = npt.NDArray[np.int8]
-Int64Array = npt.NDArray[np.int64]
+Options = Mapping[str, object] | BeggarOptions | None
+"""Game options as ``BeggarGame().new`` takes them (``unpaid_penalty``, M4; ``card_limit``,
+M11), or already typed."""
 Progress = Callable[[int], None]
 
 
-@dataclass(frozen=True, slots=True)
-class DealArray:
-    """Deals as arrays: ``classes`` (deals x 52, int8: 0 number card, 1-4 J Q K A), the hands
-    one after another, each top card first, and ``sizes`` (deals x players, int64)."""
-
-    classes: Int8Array
-    sizes: Int64Array
-
-    def __post_init__(self) -> None:
-        _check_deals(self.classes, self.sizes)
-
-    @property
-    def players(self) -> int:
-        return int(self.sizes.shape[1])
-
-    def __len__(self) -> int:
-        return int(self.classes.shape[0])
-
-    def deal(self, index: int) -> str:
-        """Deal ``index`` in rank-only M9 notation, e.g. ``--A-K.../-Q--...``."""
-        return format_classes(self.classes[index], self.sizes[index])
-
-    def take(self, indices: Iterable[int]) -> DealArray:
-        """The deals at ``indices``, in that order."""
-        rows = np.fromiter(indices, dtype=np.int64)
-        return DealArray(self.classes[rows], self.sizes[rows])
+def _cache_folder() -> Path | None:
+    """numba's cache folder of the kernel modules, or None when it keeps no cache."""
+    path = getattr(getattr(_batch.play_batch, "_cache", None), "_cache_path", None)
+    return Path(path) if isinstance(path, str) else None
 
 
-def format_classes(row: Sequence[int] | Int8Array, sizes: Sequence[int] | Int64Array) -> str:
-    """One deal's 52 classes (hands one after another, ``sizes`` cards each) in M9 notation."""
-    hands = []
-    start = 0
-    for size in sizes:
-        hands.append("".join(_CLASS_CHARS[c] for c in row[start : start + int(size)]))
-        start += int(size)
-    return "/".join(hands)
-
-
-def _check_deals(classes: Int8Array, sizes: Int64Array) -> None:
-    """M9: every row uses one deck exactly once; M7: hands as even as possible."""
-    if classes.dtype != np.int8 or classes.ndim != 2 or classes.shape[1] != 52:
-        raise InvalidNotation("classes must be an int8 array of 52 card classes per deal")
-    if sizes.dtype != np.int64 or sizes.ndim != 2 or sizes.shape[0] != classes.shape[0]:
-        raise InvalidNotation("sizes must be an int64 array of hand sizes, one row per deal")
-    if not MIN_PLAYERS <= sizes.shape[1] <= MAX_PLAYERS:
-        raise InvalidNotation(
-            f"a deal has {MIN_PLAYERS} to {MAX_PLAYERS} hands (M9), got {sizes.shape[1]}"
-        )
-    if not len(classes):
-        return
-    if classes.min() < 0 or classes.max() > 4:
-        row = int(np.argmax((classes < 0).any(axis=1) | (classes > 4).any(axis=1)))
-        raise InvalidNotation(f"deal {row}: card classes are 0 (number card) to 4 (ace)")
-    counts = np.stack([(classes == c).sum(axis=1) for c in range(5)], axis=1)
-    bad = np.flatnonzero((counts != _DECK_COUNTS).any(axis=1))
-    if len(bad):
-        raise InvalidNotation(
-            f"deal {bad[0]}: a deal holds 4 aces, 4 kings, 4 queens, 4 jacks and 36 number "
-            "cards (M9)"
-        )
-    uneven = np.flatnonzero((sizes.sum(axis=1) != 52) | (sizes.max(axis=1) - sizes.min(axis=1) > 1))
-    if len(uneven):
-        raise InvalidNotation(
-            f"deal {uneven[0]}: the hands hold {'/'.join(map(str, sizes[uneven[0]]))} cards; "
-            "the 52 cards are dealt as evenly as possible (M7)"
-        )
-
-
-def encode_deals(deals: Iterable[str | Deal], players: int | None = None) -> DealArray:
-    """Deals in M9 notation (or parsed :data:`.notation.Deal` tuples) as a :class:`DealArray`.
-
-    Raises:
-        InvalidNotation: a bad deal (naming it by its index), or deals of different player
-            counts.
-    """
-    rows: list[list[int]] = []
-    sizes: list[list[int]] = []
-    for index, given in enumerate(deals):
-        try:
-            hands = parse_deal(given, players) if isinstance(given, str) else given
-        except InvalidNotation as err:
-            raise InvalidNotation(f"deal {index}: {err}") from None
-        if sizes and len(hands) != len(sizes[0]):
-            raise InvalidNotation(
-                f"deal {index} has {len(hands)} hands, the first one {len(sizes[0])}"
-            )
-        rows.append([honour(t) for hand in hands for t in hand])
-        sizes.append([len(hand) for hand in hands])
-    width = len(sizes[0]) if sizes else (players or MIN_PLAYERS)
-    return DealArray(
-        np.array(rows, dtype=np.int8).reshape(len(rows), 52),
-        np.array(sizes, dtype=np.int64).reshape(len(sizes), width),
-    )
+_cache.refresh(_cache_folder())
 
 
 def random_deals(players: int, count: int, seed: int, *, start: int = 0) -> DealArray:
@@ -183,64 +101,6 @@ def random_deals(players: int, count: int, seed: int, *, start: int = 0) -> Deal
     return DealArray(classes, sizes)
 
 
-@dataclass(frozen=True, slots=True)
-class FastResults:
-    """Results by deal: ``result`` (int8 codes into :data:`RESULTS`), ``winners`` (a bit per
-    seat), ``cards`` and ``tricks`` (M8; for a loop, when the repeat was seen), and for a loop
-    (M10) the cards and tricks where the cycle starts (-1 otherwise)."""
-
-    result: Int8Array
-    winners: npt.NDArray[np.uint8]
-    cards: Int64Array
-    tricks: Int64Array
-    cycle_start_cards: Int64Array
-    cycle_start_tricks: Int64Array
-
-    @classmethod
-    def from_rows(cls, rows: Int64Array) -> FastResults:
-        # The counts stay views of the kernel's rows: no copy of a large batch.
-        return cls(
-            rows[:, 0].astype(np.int8),
-            rows[:, 1].astype(np.uint8),
-            rows[:, 2],
-            rows[:, 3],
-            rows[:, 4],
-            rows[:, 5],
-        )
-
-    def __len__(self) -> int:
-        return int(self.result.shape[0])
-
-    def winners_of(self, index: int) -> tuple[int, ...]:
-        mask = int(self.winners[index])
-        return tuple(seat for seat in range(MAX_PLAYERS) if mask >> seat & 1)
-
-    def summary(self, index: int) -> dict[str, JSON]:
-        """Deal ``index``'s result as ``rules.py``'s ``summary()`` gives it (less ``deal``):
-        ``{"result", "winners", "cards", "tricks", "cycle"}``."""
-        cards = int(self.cards[index])
-        tricks = int(self.tricks[index])
-        cycle: JSON = None
-        if self.result[index] == 1:
-            start_cards = int(self.cycle_start_cards[index])
-            start_tricks = int(self.cycle_start_tricks[index])
-            cycle = {
-                "found_at_cards": cards,
-                "found_at_tricks": tricks,
-                "start_cards": start_cards,
-                "start_tricks": start_tricks,
-                "length_cards": cards - start_cards,
-                "length_tricks": tricks - start_tricks,
-            }
-        return {
-            "result": RESULTS[int(self.result[index])],
-            "winners": list(self.winners_of(index)),
-            "cards": cards,
-            "tricks": tricks,
-            "cycle": cycle,
-        }
-
-
 def check_workers(workers: int) -> int:
     """``workers`` checked: a whole number of threads, at least 1.
 
@@ -256,9 +116,7 @@ def _check_count(value: object, field: str, *, minimum: int) -> None:
         raise InvalidOption(f"{field} must be a whole number of at least {minimum}, got {value!r}")
 
 
-def _typed(
-    options: Mapping[str, object] | BeggarOptions | None, detect_loops: bool
-) -> tuple[int, int]:
+def _typed(options: Options, detect_loops: bool) -> tuple[int, int]:
     """(M4 mode, card limit) for the kernel. Raises InvalidOption naming the option."""
     typed = options if isinstance(options, BeggarOptions) else _GAME.typed_options(options)
     mode = CAPTURE if typed.unpaid_penalty is UnpaidPenalty.CAPTURE else NEXT_PLAYER
@@ -298,35 +156,22 @@ def _run(
 
 def play_deals(
     deals: DealArray,
-    options: Mapping[str, object] | BeggarOptions | None = None,
+    options: Options = None,
     *,
     detect_loops: bool = True,
+    bit_planes: bool = True,
     workers: int = 1,
     progress: Progress | None = None,
 ) -> FastResults:
     """Play every deal to its end (M6), a loop (M10, when ``detect_loops``) or the card limit
-    (M11); ``options`` as ``BeggarGame().new`` takes them, on ``workers`` threads.
-    ``progress(done)`` is called as pieces finish.
+    (M11), on ``workers`` threads; ``progress(done)`` is called as pieces finish. Two players
+    without a card limit play on bit planes unless ``bit_planes`` is off (the same figures,
+    card by card: the two paths are checked against each other).
 
     Raises:
         InvalidOption: a bad option or worker count, or no card limit with ``detect_loops``
             off.
     """
-    return _play_deals(
-        deals, options, detect_loops=detect_loops, workers=workers, progress=progress, bits=True
-    )
-
-
-def _play_deals(
-    deals: DealArray,
-    options: Mapping[str, object] | BeggarOptions | None,
-    *,
-    detect_loops: bool,
-    workers: int,
-    progress: Progress | None,
-    bits: bool,
-) -> FastResults:
-    """:func:`play_deals`; ``bits=False`` plays two players card by card too (for tests)."""
     mode, limit = _typed(options, detect_loops)
     workers = check_workers(workers)
     n = deals.players
@@ -338,7 +183,7 @@ def _play_deals(
             mode,
             limit,
             detect_loops,
-            bits,
+            bit_planes,
             deals.classes[start:stop],
             deals.sizes[start:stop],
             rows,
@@ -351,7 +196,7 @@ def play_random(
     players: int,
     count: int,
     seed: int,
-    options: Mapping[str, object] | BeggarOptions | None = None,
+    options: Options = None,
     *,
     start: int = 0,
     detect_loops: bool = True,
@@ -375,3 +220,92 @@ def play_random(
         _batch.play_random_batch(players, mode, limit, detect_loops, seed, start + offset, rows)
 
     return _run(count, work, workers, progress)
+
+
+@dataclass(frozen=True, slots=True)
+class Climbs:
+    """What hill climbs found, one row per climb: the longest deal each met, its results and
+    the number of deals the climb played."""
+
+    deals: DealArray
+    results: FastResults
+    plays: Int64Array
+
+
+def climb(
+    players: int,
+    seed: int,
+    start: int,
+    count: int = 1,
+    options: Options = None,
+    *,
+    max_plays: int,
+    patience: int,
+) -> Climbs:
+    """Hill climbs ``start`` to ``start + count - 1`` of ``seed``, for long games.
+
+    Climb ``k`` starts from a deal of the seed's stream far beyond those of
+    :func:`random_deals` and swaps two cards of different classes at a time (its own generator
+    chooses them), keeping the swap when the game is at least as long by
+    :attr:`FastResults.scores` (sideways moves cross plateaus), until ``patience`` plays
+    without a new best or ``max_plays`` plays. Climbs are independent of one another (a caller
+    may run several on threads; the kernel releases the GIL) and loops are detected (M10).
+
+    Raises:
+        InvalidOption: a bad player count, seed, start, count, option or budget.
+    """
+    players = _GAME.check_players(players)
+    seed = check_seed(seed)
+    _check_count(start, "start", minimum=0)
+    _check_count(count, "count", minimum=0)
+    _check_count(max_plays, "max_plays", minimum=1)
+    _check_count(patience, "patience", minimum=1)
+    mode, limit = _typed(options, True)
+    best = np.zeros((count, 52), dtype=np.int8)
+    rows = np.zeros((count, 6), dtype=np.int64)
+    plays = np.zeros(count, dtype=np.int64)
+    _batch.climb_batch(
+        players, mode, limit, True, seed, start, max_plays, patience, best, rows, plays
+    )
+    sizes = np.tile(np.array(deal_sizes(players), dtype=np.int64), (count, 1))
+    return Climbs(DealArray(best, sizes), FastResults.from_rows(rows), plays)
+
+
+@dataclass(frozen=True, slots=True)
+class BackwardDeals:
+    """Deals found by backward play, longest first, each with the cards its game is expected
+    to last: the cards put back, then the rest of the game it runs into (a loop, M10, may come
+    first; play them to be sure)."""
+
+    deals: DealArray
+    cards: Int64Array
+
+
+def backward_deals(
+    deal: str, *, tricks: int, budget: int, depth: int, keep: int = 8
+) -> BackwardDeals:
+    """Longer two-player deals whose game runs into ``deal``'s (M9 notation).
+
+    A trick-boundary position was reached by a trick its leader captured (M2): the last cards
+    of his hand are that trick's pile in the order played. From each of the first ``tricks``
+    boundaries of ``deal``'s game, tricks are unplayed depth first (putting each pile back on
+    top of the hands as the players turned it, when playing forward turns exactly those cards
+    and ends in that capture, M1), over at most ``budget`` positions and ``depth`` tricks back;
+    a position of 26 cards each with seat 0 to lead is a deal (M7). The ``keep`` longest are
+    returned.
+
+    Raises:
+        InvalidNotation: a bad deal. InvalidOption: a deal of more than two players, or a
+            budget below 1.
+    """
+    array = encode_deals([deal])
+    if array.players != 2:
+        raise InvalidOption(f"backward play is for 2 players, the deal has {array.players}")
+    for value, name in ((tricks, "tricks"), (budget, "budget"), (depth, "depth"), (keep, "keep")):
+        _check_count(value, name, minimum=1)
+    rows = np.zeros((keep, 52), dtype=np.int8)
+    cards = np.zeros(keep, dtype=np.int64)
+    filled = _backward.extend_deal(array.classes[0], tricks, budget, depth, rows, cards)
+    order = np.argsort(-cards[:filled], kind="stable")
+    sizes = np.full((filled, 2), 26, dtype=np.int64)
+    return BackwardDeals(DealArray(rows[order], sizes), cards[order])
