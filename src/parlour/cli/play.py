@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
+import time
 from collections.abc import Callable
 
 from rich.console import Console
@@ -180,14 +181,21 @@ def _watch_own_way(
     watcher = game.presenter.watcher
     assert watcher is not None
     start = game.new(len(seats), seed, options, args.deal)
-    if args.json:
-        watched = watcher(start, None, delay=0.0, fast=True)
-    else:
-        console = people_console()
-        delay = args.delay if args.delay is not None else (0.8 if console.is_terminal else 0.0)
+    console = None if args.json else people_console()
+    delay = args.delay if args.delay is not None else 0.0
+    if console is not None:
+        if args.delay is None and console.is_terminal:
+            delay = 0.8
         if args.deal is None:
             console.print(f"Random deal, seed {seed}")
-        watched = watcher(start, console, delay=delay, fast=args.fast)
+    end = start
+    for line in watcher.lines(start, fast=args.fast or args.json):
+        end = line.state
+        if console is not None:
+            console.print(line.shown, highlight=False)
+            if line.pause and delay > 0 and not end.is_over:
+                time.sleep(delay)
+    watched = watcher.watched(end)
     # A random deal is rebuilt from the seed, full cards and all; a given deal is kept.
     record = Record(
         game.name,

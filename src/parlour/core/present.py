@@ -14,9 +14,9 @@ and overrides what it does differently). The drawing helpers below (:func:`card_
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -24,14 +24,12 @@ from rich.text import Text
 from parlour.cards import Card
 from parlour.core.game import JSON, Action, Outcome, State, View, seat_name
 
-if TYPE_CHECKING:
-    from rich.console import Console
-
 __all__ = [
     "Forfeit",
     "Presenter",
     "Reply",
     "TableCommand",
+    "WatchLine",
     "Watched",
     "Watcher",
     "card_text",
@@ -138,9 +136,20 @@ class TableCommand:
 
 
 @dataclass(frozen=True, slots=True)
+class WatchLine:
+    """One line of a bots-only game shown a game's own way (:class:`Watcher`), and the state
+    the game has reached with it; the front end pauses after a line with ``pause`` while the
+    game is on (between Beggar-My-Neighbour's tricks)."""
+
+    shown: RenderableType
+    state: State
+    pause: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Watched:
-    """A bots-only game shown a game's own way (:class:`Watcher`): the last state, the player
-    actions that led to it (for the record) and the result as JSON."""
+    """A bots-only game watched to its end: the last state, the player actions that led to it
+    (for the record) and the result as JSON."""
 
     end: State
     actions: tuple[str, ...]
@@ -148,13 +157,18 @@ class Watched:
 
 
 class Watcher(Protocol):
-    """Shows a bots-only game from ``start`` to its end in a game's own way (Beggar-My-Neighbour
-    trick by trick); ``console`` ``None`` plays it without showing anything, ``delay`` seconds
-    pass between steps, ``fast`` shows only the deal and the result."""
+    """A game's own way of showing a bots-only game (Beggar-My-Neighbour: trick by trick). It
+    only makes the lines; the front end prints them and keeps the pace, since games do no
+    I/O."""
 
-    def __call__(
-        self, start: State, console: Console | None, *, delay: float, fast: bool
-    ) -> Watched: ...
+    def lines(self, start: State, *, fast: bool) -> Iterator[WatchLine]:
+        """The game from ``start`` to its end in lines (``fast``: only the deal and the
+        result); the last line's state is the end of the game."""
+        ...
+
+    def watched(self, end: State) -> Watched:
+        """The record's actions and the JSON result of the game that ended in ``end``."""
+        ...
 
 
 class Presenter(Protocol):

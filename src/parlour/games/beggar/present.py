@@ -8,25 +8,35 @@ cards, who takes the pile; then the counts so far (M8) and every hand's size.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
 from parlour.cards import Card, parse_card
 from parlour.core.game import JSON, Action, Event, Outcome, State, View, seat_name
-from parlour.core.present import Presenter, Reply, Watched, card_text, header
+from parlour.core.present import (
+    Presenter,
+    Reply,
+    Watched,
+    Watcher,
+    WatchLine,
+    card_text,
+    header,
+)
 from parlour.games.beggar.notation import format_deal_ranks, format_token, parse_deal
 from parlour.games.beggar.play import play_to_end
 from parlour.games.beggar.rules import PLAY, BeggarState
 from parlour.games.beggar.view import BeggarView
 
-if TYPE_CHECKING:
-    from rich.console import Console
-
-__all__ = ["PRESENTER", "BeggarPresenter", "describe_result", "describe_trick", "tricks"]
+__all__ = [
+    "PRESENTER",
+    "BeggarPresenter",
+    "BeggarWatcher",
+    "describe_result",
+    "describe_trick",
+    "tricks",
+]
 
 RULES = "\n".join(
     (
@@ -117,43 +127,45 @@ def describe_trick(number: int, events: list[Event]) -> Text:
     return line
 
 
-def watch(start: State, console: Console | None, *, delay: float, fast: bool) -> Watched:
-    """A bots-only game from ``start``: the deal, then trick by trick (``delay`` seconds
-    between tricks; ``fast``: straight to the result), then the result. With no ``console``
-    the game is played to its end without a word."""
-    assert isinstance(start, BeggarState)
-    state = start
-    if console is None:
-        state = play_to_end(start)
-    else:
-        console.print(Text("Beggar-My-Neighbour", style="bold"), f"for {start.players} players")
-        console.print("Deal, top card first:", highlight=False)
+class BeggarWatcher(Watcher):
+    """A bots-only game shown trick by trick: the deal, then a line a trick with the counts so
+    far (M8) and every hand's size, then the result."""
+
+    def lines(self, start: State, *, fast: bool) -> Iterator[WatchLine]:
+        assert isinstance(start, BeggarState)
+        yield WatchLine(
+            Text.assemble(
+                Text("Beggar-My-Neighbour", style="bold"), f" for {start.players} players"
+            ),
+            start,
+        )
+        yield WatchLine(Text("Deal, top card first:"), start)
         for seat, hand in enumerate(start.hands):
             line = Text(f"  {seat_name(seat)}: ")
             for k, token in enumerate(hand):
                 line.append(" " if k else "")
                 line.append_text(_token_text(format_token(token)))
-            console.print(line, highlight=False)
-        console.print(f"  in M9 notation: {format_deal_ranks(start.deal)}", highlight=False)
+            yield WatchLine(line, start)
+        yield WatchLine(Text(f"  in M9 notation: {format_deal_ranks(start.deal)}"), start)
+        state = start
         if fast:
             state = play_to_end(start)
         for number, (state, events) in enumerate(() if fast else tricks(start), 1):
-            console.print(describe_trick(number, events), highlight=False)
+            yield WatchLine(describe_trick(number, events), state)
             sizes = ", ".join(
                 f"{seat_name(s)} {'out' if s in state.out else len(h)}"
                 for s, h in enumerate(state.hands)
             )
-            console.print(
-                f"   cards {state.cards} · tricks {state.tricks} · hands: {sizes}",
-                style="dim",
-                highlight=False,
-            )
-            if delay > 0 and not state.is_over:
-                time.sleep(delay)
+            counts = f"   cards {state.cards} · tricks {state.tricks} · hands: {sizes}"
+            yield WatchLine(Text(counts, style="dim"), state, pause=True)
         assert state.outcome is not None
-        console.print(Text(describe_result(state.outcome), style="bold green"), highlight=False)
-    # Every card turned is one "play"; an attempt with no card is not an action (M8).
-    return Watched(state, ("play",) * state.cards, state.summary())
+        yield WatchLine(Text(describe_result(state.outcome), style="bold green"), state)
+
+    def watched(self, end: State) -> Watched:
+        """Every card turned is one ``play``; an attempt with no card is not an action (M8).
+        The result is ``parlour beggar play``'s."""
+        assert isinstance(end, BeggarState)
+        return Watched(end, ("play",) * end.cards, end.summary())
 
 
 class BeggarPresenter(Presenter):
@@ -163,8 +175,7 @@ class BeggarPresenter(Presenter):
     input_help = "Enter turns your card · auto: turn your cards for you to the end of the game"
     deal_usage = "a deal in M9 notation (--Q-K.../-K--A...), the first hand leading"
 
-    def __init__(self) -> None:
-        self.watcher = watch
+    watcher = BeggarWatcher()
 
     def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> RenderableType:
         """Hand sizes, the pile (top last), the payment in progress and the M8 counts."""
