@@ -27,7 +27,7 @@ from parlour.core.game import Game
 from parlour.core.record import Record
 from parlour.core.rng import derive_seed
 from parlour.games import GAMES, find_game
-from parlour.play.menu import ask_menu
+from parlour.play.menu import ask_menu, menu_games
 from parlour.play.saving import write_json_record, write_record
 from parlour.play.table import (
     PERSON,
@@ -237,11 +237,12 @@ def register(
     formatter: type[argparse.HelpFormatter],
 ) -> None:
     """Add the ``play`` command's parser."""
+    titles = [g.title for g in menu_games()]
     p = sub.add_parser(
         "play",
         help="play a game at the terminal: people and bots at one table",
         description=textwrap.fill(
-            "Play BEOR, Becker's Game of Death or Beggar-My-Neighbour at the terminal. With no "
+            f"Play {', '.join(titles[:-1])} or {titles[-1]} at the terminal. With no "
             "GAME a short menu asks for the game, the players and the bots. Player 1 is you and "
             "the other seats are strong bots unless --seat says otherwise; several people share "
             "one keyboard (hot seat) with --seat 2=person. At the table type a move's number or "
@@ -251,8 +252,8 @@ def register(
         epilog=_play_epilog(),
         formatter_class=formatter,
     )
-    names = [g.name for g in GAMES.values()]
-    defaults = "; ".join(f"{g.name} {g.info.default_players}" for g in GAMES.values())
+    names = [g.name for g in menu_games()]
+    defaults = "; ".join(f"{g.name} {g.info.default_players}" for g in menu_games())
     p.add_argument(
         "game", nargs="?", metavar="GAME", help=f"{', '.join(names[:-1])} or {names[-1]}"
     )
@@ -262,7 +263,7 @@ def register(
         action="append",
         metavar="N=WHO",
         help="who sits at Player N: person, ismcts, ismcts:500, ismcts:1s, heuristic or random "
-        "(beggar: person or bot); repeat for more seats",
+        f"({_games_with(lambda g: not g.info.decisions)}: person or bot); repeat for more seats",
     )
     p.add_argument("--seed", type=nonneg_int, help="seed of the deal and bots (default: fresh)")
     p.add_argument("--save", metavar="FILE", help="save the game record after every move")
