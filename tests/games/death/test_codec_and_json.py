@@ -242,16 +242,23 @@ class TestViewJson:
 
 
 class TestHidden:
-    def test_at_the_start_every_other_hand_is_hidden(self) -> None:
-        """RULINGS "Public information": a hand is its holder's alone."""
+    def test_at_the_start_every_other_hand_is_hidden_but_2d(self) -> None:
+        """RULINGS "Public information": a hand is its holder's alone; but G1, "The holder of
+        2♦ throws it first", tells everyone where 2♦ is."""
         state = GAME.new(4, 2)
         hands = js(state)["hands"]
+        first = state.to_move
+        assert first is not None and "2D" in hands[first]
         for seat in range(4):
-            assert state.hidden_from(seat) == {
-                c for s, h in enumerate(hands) if s != seat for c in h
-            }
-        assert state.hidden_from(None) == set(DECK)
-        assert all(k == [] for k in state.view(None).to_json()["known_in_hands"])
+            others = {c for s, h in enumerate(hands) if s != seat for c in h}
+            assert state.hidden_from(seat) == others - {"2D"}
+        assert state.hidden_from(None) == set(DECK) - {"2D"}
+        known = state.view(None).to_json()["known_in_hands"]
+        assert known == [["2D"] if s == first else [] for s in range(4)]
+        sampled = GAME.sample(state.view((first + 1) % 4), random.Random(3))
+        assert sampled.legal_actions() == state.legal_actions()
+        after = state.apply("2D")
+        assert all(k == [] for k in after.view(None).to_json()["known_in_hands"])
 
     def test_at_the_end_nothing_is_hidden(self) -> None:
         """G11: "At the end each player drinks the give value of every black J, Q, K, A still

@@ -63,7 +63,9 @@ class Model:
         self.to_move: int | None = next(s for s, h in enumerate(hands) if "2D" in h)  # G1
         self.faces = bool(options.get("difference_against_faces", False))
         self.illegal_penalty = bool(options.get("illegal_throw_penalty", True))
-        self.known: list[set[str]] = [set() for _ in hands]  # shown in illegal throws (G13)
+        # Known to be in a hand: 2D, whose holder starts (G1); cards shown in illegal throws
+        # (G13).
+        self.known: list[set[str]] = [{"2D"} & set(h) for h in hands]
 
     def legal(self) -> set[str]:
         if self.over:

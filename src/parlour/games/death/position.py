@@ -53,8 +53,10 @@ class Position(NamedTuple):
 
     @classmethod
     def start(cls, hands: tuple[tuple[Card, ...], ...], options: DeathOptions) -> Position:
-        """The start of a deal: G1, the holder of 2♦ is to throw it."""
+        """The start of a deal: G1, the holder of 2♦ is to throw it, so everyone knows where
+        2♦ is."""
         n = len(hands)
+        first = next(s for s, h in enumerate(hands) if TWO_OF_DIAMONDS in h)
         return cls(
             options=options,
             hands=hands,
@@ -64,13 +66,15 @@ class Position(NamedTuple):
             taken=(0,) * n,
             given=(0,) * n,
             pending=None,
-            to_move=next(s for s, h in enumerate(hands) if TWO_OF_DIAMONDS in h),
+            to_move=first,
             last_thrower=None,
             passed=frozenset(),
             first_out=None,
             void_suits=(frozenset(),) * n,
             void_ranks=(frozenset(),) * n,
-            known=(frozenset(),) * n,
+            known=tuple(
+                frozenset({TWO_OF_DIAMONDS}) if s == first else frozenset() for s in range(n)
+            ),
             over=False,
         )
 
@@ -121,8 +125,9 @@ class Position(NamedTuple):
         )
 
     def shown(self) -> tuple[tuple[Card, ...], ...]:
-        """The cards of each hand the rules have made public: a card shown in an illegal
-        throw, until thrown (G13); at the end every hand, shown for the hand penalty (G11)."""
+        """The cards of each hand the rules have made public: 2♦ before it is thrown (G1), a
+        card shown in an illegal throw, until thrown (G13); at the end every hand, shown for
+        the hand penalty (G11)."""
         if self.over:
             return tuple(tuple(sorted(h)) for h in self.hands)
         return tuple(tuple(sorted(k)) for k in self.known)

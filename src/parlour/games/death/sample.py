@@ -1,9 +1,9 @@
 """Determinization for the Game of Death: full states that agree with a view.
 
-The cards known to be in a hand (shown in an illegal throw, G13; every hand at the end, G11)
-stay there. The unseen cards (not in the seat's own hand, on the pile, swept or known) go to
-the other hands with the viewed sizes, and never to a player whose pass showed he holds no card
-of that suit or rank (G2).
+The cards known to be in a hand (2♦ before it is thrown, G1; a card shown in an illegal
+throw, G13; every hand at the end, G11) stay there. The unseen cards (not in the seat's own
+hand, on the pile, swept or known) go to the other hands with the viewed sizes, and never to a
+player whose pass showed he holds no card of that suit or rank (G2).
 """
 
 from __future__ import annotations

@@ -32,9 +32,9 @@ class DeathView(View):
     out, sober flags, and what passes showed: a player who passed on a card holds no card of
     its suit or rank (hands never grow, so that stays true).
 
-    ``known_in_hands`` lists, per seat, the cards the rules have made public in that hand: a
-    card shown in an illegal throw stays known until it is thrown (G13), and at the end every
-    hand is shown for the hand penalty (G11)."""
+    ``known_in_hands`` lists, per seat, the cards the rules have made public in that hand: 2♦
+    until it is thrown (G1: its holder starts), a card shown in an illegal throw until it is
+    thrown (G13), and at the end every hand, shown for the hand penalty (G11)."""
 
     seat: int | None
     players: int
