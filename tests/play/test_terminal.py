@@ -53,6 +53,23 @@ class TestInput:
         text = out.getvalue()
         assert "Goal (B5)" in text and "CARD>BASE" in text and "undo" in text
 
+    def test_help_in_the_game_of_death_lists_the_table_penalties(self) -> None:
+        game, _, out = terminal(death_table(), ["help"])
+        game.run()
+        text = " ".join(out.getvalue().split())  # as one line, whatever the wrapping
+        assert "Face cards (G5)" in text
+        assert "doh Pk: Player k drinks 1 for a D'oh!" in text and "delay Pk:" in text
+        assert "undo goes back no further than it" in text
+
+    def test_help_in_beggar_my_neighbour_says_enter_turns_a_card(self) -> None:
+        g = find_game("beggar")
+        table = Table(g, check_seat_specs(g, ["person", "bot"]), 4)
+        game, _, out = terminal(table, ["help"])
+        game.run()
+        text = out.getvalue()
+        assert "Court cards (M1)" in text and "Commands: Enter turns your card" in text
+        assert "hint" not in text and "undo" not in text and "doh" not in text
+
     def test_hint_names_a_legal_move(self) -> None:
         table = beor(["person", "random"])
         game, _, out = terminal(table, ["hint"])

@@ -22,7 +22,8 @@ def rules_text(game: Game) -> str:
     if presenter.table_commands:
         lines.append(
             "Table penalties (G13): on yourself at once; on another player when most of the "
-            "other players agree (the people at the table are asked; bots vote no)."
+            "other players agree (the people at the table are asked; bots vote no). A penalty "
+            "stands: undo goes back no further than it."
         )
         lines += [f"  {c.usage}: {c.about}" for c in presenter.table_commands]
     return "\n".join(lines)
