@@ -114,3 +114,24 @@ class TestSavedAndTakenBack:
         assert table.entries == [TableEntry(3, "doh P1", 0, ())]
         assert table.actions[0] == "2D" and "3D" not in table.actions
         assert drinks(table)[0] == 1
+
+    def test_an_old_saved_game_with_penalties_among_its_actions_resumes(self) -> None:
+        """Games saved before table entries kept ``illegal CARD`` and ``doh N>Pk`` among the
+        actions: resumed, they are table entries made by a referee, nothing lost."""
+        old = death_table()
+        obj = {
+            "game": "death",
+            "players": 3,
+            "seed": 7,
+            "deal": old.deal,
+            "actions": ["illegal 5D", "2D", "doh 1>P2"],
+            "seats": ["person", "random", "random"],
+        }
+        table = Table.from_record(Record.from_json(obj))
+        assert table.actions == ["2D"]
+        assert table.entries == [
+            TableEntry(0, "illegal 5D", None, ()),
+            TableEntry(1, "doh P2", None, ()),
+        ]
+        assert drinks(table)[:2] == [2, 1]
+        assert table.record().to_json()["actions"] == ["2D"]
