@@ -11,13 +11,14 @@ from parlour.cards import deck52
 from parlour.core.game import JSON, Action, Game, GameInfo, View
 from parlour.core.rng import check_seed, make_rng
 from parlour.errors import IllegalAction, InvalidNotation, InvalidRecord
-from parlour.games.death import notation
 from parlour.games.death.notation import (
     NUM_DISTINCT_ACTIONS,
     is_table_text,
     parse_deal,
     parse_table_entry,
 )
+from parlour.games.death.notation import action_from_id as _action_from_id
+from parlour.games.death.notation import action_id as _action_id
 from parlour.games.death.options import MAX_PLAYERS, MIN_PLAYERS, OPTION_SPECS, DeathOptions
 from parlour.games.death.options import typed_options as _typed_options
 from parlour.games.death.position import Position
@@ -94,10 +95,10 @@ class DeathGame(Game):
             InvalidNotation: not an action of the Game of Death, or a give of more than 20
                 drinks or to a seat past 10.
         """
-        return notation.action_id(action)
+        return _action_id(action)
 
     def action_from_id(self, action_id: int) -> Action:
-        return notation.action_from_id(self._check_action_id(action_id))
+        return _action_from_id(self._check_action_id(action_id))
 
     def state_from_json(self, obj: object) -> DeathState:
         """The state ``DeathState.to_json`` wrote; it plays on exactly alike.
