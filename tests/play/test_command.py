@@ -40,6 +40,8 @@ def test_json_saves_the_record(capsys: pytest.CaptureFixture[str], tmp_path: Pat
         "play",
         "death",
         "--json",
+        "--players",
+        "2",
         "--seed",
         "2",
         "--seat",
@@ -48,7 +50,7 @@ def test_json_saves_the_record(capsys: pytest.CaptureFixture[str], tmp_path: Pat
         str(path),
     )
     record = Record.from_json(json.loads(path.read_text()))
-    assert record.seats == ("heuristic", "ismcts", "ismcts", "ismcts")
+    assert record.seats == ("heuristic", "ismcts")  # the seats not given: strong bots
     _, states = replay_json(json.loads(path.read_text()))
     assert record.game == "death" and states[-1].is_over  # the saved game is the whole game
 

@@ -217,9 +217,13 @@ class TestAtTheKeyboard:
 
 @pytest.mark.parametrize("game", ["beor", "death"])
 def test_watch_bots_play(game: str, tmp_path: Path) -> None:
-    child = spawn(game, "--watch", "--players", "3", "--seed", "2", "--delay", "0", cwd=tmp_path)
+    seats = ["--seat=1=heuristic", "--seat=2=heuristic", "--seat=3=random"]
+    child = spawn(
+        game, "--watch", "--players", "3", "--seed", "2", "--delay", "0", *seats, cwd=tmp_path
+    )
     child.expect(r"Play another game\? \[y/N\]> ")
     assert "Game over" in str(child.before)
+    assert re.search(r"Player \d \((heuristic|random)\) wins? ", str(child.before))
     child.sendline("")
     child.expect(pexpect.EOF)
 
