@@ -61,7 +61,7 @@ class TestTheCodecInPlay:
         for p in playouts(case):
             for i, action in enumerate(p.actions):
                 after = p.states[i].apply_id(p.game.action_id(action))
-                assert after.to_json() == p.states[i + 1].to_json(), p.where(i)
+                assert after.to_json() == p.jsons[i + 1], p.where(i)
 
     def test_no_game_runs_longer_than_its_bound(self, case: Case) -> None:
         """``max_game_length`` bounds the player actions of a game with the default options:
