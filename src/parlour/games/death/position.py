@@ -101,8 +101,8 @@ class Position(NamedTuple):
             return tuple(THROWS[c] for c in hand)
         top = self.pile[-1]
         suit, rank = top.suit, top.rank
-        follows = tuple(THROWS[c] for c in hand if c.suit is suit or c.rank is rank)
-        return follows or (PASS,)
+        follows = [THROWS[c] for c in hand if c.suit is suit or c.rank is rank]
+        return tuple(follows) if follows else (PASS,)
 
     def outcome(self) -> Outcome | None:
         """G12: drinks taken and given; the winners took the fewest (ties share)."""
