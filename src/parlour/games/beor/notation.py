@@ -18,7 +18,7 @@ Move(card=Card(Rank.SEVEN, Suit.HEARTS), base=3, stock=0)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from parlour.cards import JOKERS, Card, Rank, deck52, deck54, parse_card
@@ -109,10 +109,16 @@ class Move(Action):
     card: Card
     base: int
     stock: int | None = None
+    # The notation, made once: every move played is written into the log's step.
+    _text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        text = f"{self.card}>{BASES[self.base]}"
+        text = text if self.stock is None else f"{text}/{BASES[self.stock]}"
+        object.__setattr__(self, "_text", text)
 
     def __str__(self) -> str:
-        text = f"{self.card}>{BASES[self.base]}"
-        return text if self.stock is None else f"{text}/{BASES[self.stock]}"
+        return self._text
 
     @property
     def draw_from(self) -> int:

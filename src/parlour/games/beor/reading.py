@@ -19,7 +19,7 @@ from parlour.games.beor.deal import HAND_SIZE, deck_for
 from parlour.games.beor.notation import BASES, shows_theme
 from parlour.games.beor.options import options_from_json
 from parlour.games.beor.rules import BeorState
-from parlour.games.beor.turn import Known, legal_of, mask_of
+from parlour.games.beor.turn import Known, held_mask, legal_of, mask_of
 from parlour.games.beor.view import BeorView, StockView
 
 __all__ = ["read_state", "read_view"]
@@ -259,7 +259,7 @@ def read_state(obj: object) -> BeorState:
         scrap=scrap,
         known_scrap=frozenset(known_scrap),
         shown=mask_of(shown),
-        held=tuple(mask_of(h) for h in held),
+        held=held_mask(held),
         out=out,
         to_move=0 if to_move is None else to_move,
         turn=turn,

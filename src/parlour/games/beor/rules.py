@@ -28,7 +28,17 @@ from parlour.games.beor.notation import (
     parse_action,
 )
 from parlour.games.beor.options import BeorOptions
-from parlour.games.beor.turn import Known, Turn, cards_of, legal_of, mask_of, refusal, replace_at
+from parlour.games.beor.turn import (
+    Known,
+    Turn,
+    cards_of,
+    held_by,
+    held_mask,
+    legal_of,
+    mask_of,
+    refusal,
+    replace_at,
+)
 from parlour.games.beor.view import BeorView, StockView
 
 __all__ = ["BeorState"]
@@ -73,7 +83,7 @@ class BeorState(State):
     _scrap: tuple[Card, ...]
     _known_scrap: frozenset[Card]
     _shown: int
-    _held: tuple[int, ...]
+    _held: int
     _out: tuple[int, ...]
     _to_move: int
     _turn: int
@@ -97,7 +107,7 @@ class BeorState(State):
         scrap: tuple[Card, ...],
         known_scrap: frozenset[Card],
         shown: int,
-        held: tuple[int, ...],
+        held: int,
         out: tuple[int, ...],
         to_move: int,
         turn: int,
@@ -110,7 +120,7 @@ class BeorState(State):
         whose shuffles come from ``seed`` (B9); ``known`` holds each stock's publicly known
         cards by offset from its bottom (B6); ``known_hands`` the cards publicly known in each
         hand (B5, B6); ``shown`` every card ever shown to the table and ``held`` every card each
-        seat has held, as bit masks (:func:`~parlour.games.beor.turn.mask_of`);
+        seat has held, as bit masks (:func:`~.turn.mask_of`, :func:`~.turn.held_mask`);
         ``events`` what made this state; ``legal`` the legal actions, if already known."""
         state = cls.__new__(cls)
         state._options = options
@@ -166,7 +176,7 @@ class BeorState(State):
             scrap=(),
             known_scrap=frozenset(),
             shown=shown,
-            held=tuple(mask_of(hand) for hand in deal.hands),
+            held=held_mask(deal.hands),
             out=(),
             to_move=0,
             turn=0,
@@ -274,24 +284,7 @@ class BeorState(State):
         """A turn: play and draw (B4, B6, B7), the goal (B5), a restock when the draw emptied
         the last stock and did not win (B9), the turn limit (B10), the next seat (B8)."""
         assert isinstance(action, Move)  # State.apply passes only legal actions
-        t = Turn(
-            options=self._options,
-            seed=self._seed,
-            restocks=self._restocks,
-            hands=list(self._hands),
-            bases=list(self._bases),
-            stocks=list(self._stocks),
-            face_up=self._face_up,
-            known=self._known,
-            known_hands=self._known_hands,
-            scrap=self._scrap,
-            known_scrap=self._known_scrap,
-            shown=self._shown,
-            held=self._held,
-            out=self._out,
-            to_move=self._to_move,
-            turn=self._turn,
-        )
+        t = Turn(self)
         t.play(action)
         t.draw(action.base if action.stock is None else action.stock)
         t.turn += 1
@@ -359,7 +352,7 @@ class BeorState(State):
         restock shuffle (B9) is hidden, but the card is news to nobody. So hidden are the cards
         dealt into other hands or the stocks, or drawn face down by others, and never shown
         since; a hand scrapped face down (B8) stays hidden from the others."""
-        seen = self._shown if seat is None else self._shown | self._held[seat]
+        seen = self._shown if seat is None else self._shown | held_by(self._held, seat)
         return frozenset(str(c) for c in deck_for(self.players) if not seen >> c.code & 1)
 
     def to_json(self) -> dict[str, JSON]:
@@ -393,5 +386,8 @@ class BeorState(State):
             "known_in_hands": [[str(c) for c in sorted(k)] for k in self._known_hands],
             "known_scrap": [str(c) for c in sorted(self._known_scrap)],
             "shown": [str(c) for c in cards_of(self._shown, self.players)],
-            "held": [[str(c) for c in cards_of(h, self.players)] for h in self._held],
+            "held": [
+                [str(c) for c in cards_of(held_by(self._held, s), self.players)]
+                for s in range(self.players)
+            ],
         }

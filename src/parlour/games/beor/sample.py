@@ -11,7 +11,7 @@ from parlour.cards import Card
 from parlour.core.rng import MAX_SEED
 from parlour.games.beor.deal import deck_for
 from parlour.games.beor.rules import BeorState
-from parlour.games.beor.turn import legal_of, mask_of
+from parlour.games.beor.turn import held_mask, legal_of, mask_of
 from parlour.games.beor.view import BeorView, StockView
 
 __all__ = ["sample_state"]
@@ -79,7 +79,7 @@ def sample_state(view: BeorView, rng: random.Random) -> BeorState:
         scrap=tuple(scrap),
         known_scrap=frozenset(view.known_scrap),
         shown=mask_of(public),
-        held=tuple(mask_of(hand) for hand in hands),
+        held=held_mask(hands),
         out=view.out,
         to_move=0 if view.to_move is None else view.to_move,
         turn=view.turn,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import chain
 from operator import attrgetter
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from parlour.cards import Card, Rank
 from parlour.core.game import Action, seat_name
@@ -24,7 +24,19 @@ from parlour.games.beor.notation import (
 )
 from parlour.games.beor.options import BeorOptions
 
-__all__ = ["Known", "Turn", "cards_of", "legal_of", "mask_of", "refusal", "replace_at"]
+__all__ = [
+    "HELD_STRIDE",
+    "Known",
+    "Position",
+    "Turn",
+    "cards_of",
+    "held_by",
+    "held_mask",
+    "legal_of",
+    "mask_of",
+    "refusal",
+    "replace_at",
+]
 
 _T = TypeVar("_T")
 
@@ -41,6 +53,21 @@ def mask_of(cards: Iterable[Card]) -> int:
     for card in cards:
         mask |= 1 << card.code
     return mask
+
+
+HELD_STRIDE = 256
+"""The cards each seat has held are one bit mask, seat ``s``'s at bits ``256 * s`` on (a card's
+``code`` is below 256)."""
+
+
+def held_mask(seats: Iterable[Iterable[Card]]) -> int:
+    """The cards each seat has held (``seats[s]`` for seat ``s``) as one mask."""
+    return sum(mask_of(cards) << HELD_STRIDE * s for s, cards in enumerate(seats))
+
+
+def held_by(held: int, seat: int) -> int:
+    """The mask of the cards ``seat`` has held."""
+    return held >> HELD_STRIDE * seat & (1 << HELD_STRIDE) - 1
 
 
 def cards_of(mask: int, players: int) -> tuple[Card, ...]:
@@ -87,6 +114,28 @@ def refusal(move: Move, seat: int, hand: tuple[Card, ...], stocks: Stocks) -> st
     return None
 
 
+class Position(Protocol):
+    """The fields of the state a turn starts from (:class:`~.rules.BeorState`'s; see its
+    ``_make``)."""
+
+    _options: BeorOptions
+    _seed: int
+    _restocks: int
+    _hands: tuple[tuple[Card, ...], ...]
+    _bases: tuple[tuple[Card, ...], ...]
+    _stocks: tuple[tuple[Card, ...], ...]
+    _face_up: tuple[bool, ...]
+    _known: tuple[Known, ...]
+    _known_hands: tuple[frozenset[Card], ...]
+    _scrap: tuple[Card, ...]
+    _known_scrap: frozenset[Card]
+    _shown: int
+    _held: int
+    _out: tuple[int, ...]
+    _to_move: int
+    _turn: int
+
+
 class Turn:
     """One action worked through on shallow copies (only what the action touches is rebuilt);
     one method per rule. Made and used up inside ``BeorState._apply``, so states stay
@@ -115,42 +164,23 @@ class Turn:
         "winner",
     )
 
-    def __init__(
-        self,
-        *,
-        options: BeorOptions,
-        seed: int,
-        restocks: int,
-        hands: list[tuple[Card, ...]],
-        bases: list[tuple[Card, ...]],
-        stocks: list[tuple[Card, ...]],
-        face_up: tuple[bool, ...],
-        known: tuple[Known, ...],
-        known_hands: tuple[frozenset[Card], ...],
-        scrap: tuple[Card, ...],
-        known_scrap: frozenset[Card],
-        shown: int,
-        held: tuple[int, ...],
-        out: tuple[int, ...],
-        to_move: int,
-        turn: int,
-    ) -> None:
-        self.options = options
-        self.seed = seed
-        self.restocks = restocks
-        self.hands = hands
-        self.bases = bases
-        self.stocks = stocks
-        self.face_up = face_up
-        self.known = known
-        self.known_hands = known_hands
-        self.scrap = scrap
-        self.known_scrap = known_scrap
-        self.shown = shown
-        self.held = held
-        self.out = out
-        self.to_move = to_move
-        self.turn = turn
+    def __init__(self, s: Position) -> None:
+        self.options = s._options
+        self.seed = s._seed
+        self.restocks = s._restocks
+        self.hands = list(s._hands)
+        self.bases = list(s._bases)
+        self.stocks = list(s._stocks)
+        self.face_up = s._face_up
+        self.known = s._known
+        self.known_hands = s._known_hands
+        self.scrap = s._scrap
+        self.known_scrap = s._known_scrap
+        self.shown = s._shown
+        self.held = s._held
+        self.out = s._out
+        self.to_move = s._to_move
+        self.turn = s._turn
         self.winner: int | None = None
         self.result: str | None = None
         self.events: list[BeorEvent] = []
@@ -209,7 +239,7 @@ class Turn:
             if public:
                 self.known = replace_at(self.known, i, known - {entry})
         self.hands[p] = (*self.hands[p], card)
-        self.held = replace_at(self.held, p, self.held[p] | 1 << card.code)
+        self.held |= 1 << (card.code + HELD_STRIDE * p)
         if public:
             self.known_hands = replace_at(self.known_hands, p, self.known_hands[p] | {card})
         self.events.append(Drew(p, i, card, public))
