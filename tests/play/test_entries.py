@@ -49,20 +49,27 @@ class TestOnAnotherPlayer:
         game, script, out = terminal(table, ["doh P2"])
         game.run()
         text = out.getvalue()
-        assert "Player 3 (random): no (bots never delay the game, G13)." in text
+        assert "Player 3 (random): no (bots never delay the game). Not entered:" in text
         assert "Not entered:" in text and "needs a majority" in text and "(G13)" in text
         assert table.entries == [] and drinks(table) == [0, 0, 0]
         assert not any("Do you agree" in p for p in script.prompts)
 
     def test_the_other_people_vote_and_a_majority_carries_it(self) -> None:
         table = four_at_the_table(("person", "person", "person", "random"))
-        game, script, out = terminal(table, ["", "doh P4", "y", "n"])
+        game, script, out = terminal(table, ["", "doh P4", "y", "n", ""])
         game.run()
         asked = [p for p in script.prompts if "Do you agree" in p]
         assert asked == [
             "Player 2, Player 1 asks for 'doh P4' (G13). Do you agree? [y/N]> ",
             "Player 3, Player 1 asks for 'doh P4' (G13). Do you agree? [y/N]> ",
         ]
+        # The others vote at the keyboard: Player 1's hand is not on screen, and he is
+        # given the keyboard back after.
+        first = script.prompts.index(asked[0])
+        before_vote = script.screens[first]
+        assert "Becker's Game of Death" in before_vote  # the table is drawn again ...
+        assert "Your hand" not in before_vote.rsplit("Becker's Game of Death", 1)[-1]  # public
+        assert script.prompts[first + 2] == "Player 1, press Enter when you are ready> "
         # Player 1 and Player 2 of the 3 players other than Player 4: a majority.
         assert table.entries == [TableEntry(0, "doh P4", 0, (1,))]
         assert drinks(table) == [0, 0, 0, 1]
@@ -70,7 +77,7 @@ class TestOnAnotherPlayer:
 
     def test_without_a_majority_nobody_drinks(self) -> None:
         table = four_at_the_table(("person", "person", "person", "random"))
-        game, _, out = terminal(table, ["", "delay P4", "n", "n"])
+        game, _, out = terminal(table, ["", "delay P4", "n", "n", ""])
         game.run()
         assert table.entries == [] and drinks(table) == [0, 0, 0, 0]
         assert "needs a majority of the other 3 players, and 1 voted for it (G13)" in (

@@ -23,10 +23,18 @@ def _agrees(answer: str) -> bool:
 
 
 def make_entry(
-    table: Table, seat: int, line: str, read: Reader, say: Callable[[str], None]
-) -> bool:
+    table: Table,
+    seat: int,
+    line: str,
+    read: Reader,
+    *,
+    before_votes: Callable[[], None] = lambda: None,
+    after_votes: Callable[[], None] = lambda: None,
+) -> tuple[bool, str]:
     """Make the table entry ``line`` for ``seat``, asking the other people to vote where it
-    penalises another player; True once it is made. Refusals are said in one line.
+    penalises another player (``before_votes`` and ``after_votes`` run around the questions:
+    the screen must show no hand while others are at the keyboard). Returns whether it was
+    made and what to say, in one line naming the rule.
 
     Raises:
         EOFError: input ended while a vote was asked.
@@ -35,35 +43,36 @@ def make_entry(
     try:
         target = presenter.entry_target(line)
     except ParlourError as err:
-        say(f"{err}.")
-        return False
+        return False, f"{err}."
     votes: list[int] = []
+    said = ""
     if target is not None and target != seat:
         voters = [s for s in range(table.players) if s not in (seat, target)]
         try:  # would it stand if everyone agreed? Then nobody is asked in vain.
             table.state.apply_table(line, by=seat, votes=voters)
         except ParlourError as err:
-            say(f"{err}.")
-            return False
-        bots = [s for s in voters if not table.seats[s].is_person]
-        for voter in voters:
-            if voter in bots:
-                continue
-            try:
-                answer = read(
-                    f"{seat_name(voter)}, {seat_name(seat)} asks for {line.strip()!r} (G13). "
-                    "Do you agree? [y/N]> "
-                )
-            except KeyboardInterrupt:
-                answer = "n"
-            if _agrees(answer):
-                votes.append(voter)
+            return False, f"{err}."
+        people = [s for s in voters if table.seats[s].is_person]
+        bots = [s for s in voters if s not in people]
+        if people:
+            before_votes()
+            for voter in people:
+                try:
+                    answer = read(
+                        f"{seat_name(voter)}, {seat_name(seat)} asks for {line.strip()!r} "
+                        "(G13). Do you agree? [y/N]> "
+                    )
+                except KeyboardInterrupt:
+                    answer = "n"
+                if _agrees(answer):
+                    votes.append(voter)
+            after_votes()
         if bots:
-            names = ", ".join(table.seat_label(s) for s in bots)
-            say(f"{names}: no (bots never delay the game, G13).")
+            said = (
+                f"{', '.join(table.seat_label(s) for s in bots)}: no (bots never delay the game). "
+            )
     try:
         table.enter(line, by=seat, votes=votes)
     except ParlourError as err:
-        say(f"Not entered: {err}.")
-        return False
-    return True
+        return False, f"{said}Not entered: {err}."
+    return True, f"{said}Entered: {table.entries[-1].entry} (G13)."

@@ -157,10 +157,7 @@ class TerminalGame:
             self._hint(seat)
             return False
         if word.split(" ", 1)[0] in (c.word for c in self.presenter.table_commands):
-            if make_entry(self.table, seat, line, self.read, self._say):
-                self.saver.autosave()
-                self._draw(seat)
-                self._say(f"Entered: {self.table.entries[-1].entry} (G13).", style="green")
+            self._table_entry(seat, line)
             return False
         reply = self.presenter.read(self.table.state.view(seat), line)
         if reply is not None:
@@ -228,6 +225,22 @@ class TerminalGame:
         for text in reply.actions:
             self.table.apply(text)
         return True
+
+    def _table_entry(self, seat: int, line: str) -> None:
+        """A table entry typed by ``seat``; while the others vote the screen shows only the
+        public table, and the keyboard comes back to ``seat`` after."""
+        made, message = make_entry(
+            self.table,
+            seat,
+            line,
+            self.read,
+            before_votes=lambda: self._draw(None),
+            after_votes=lambda: self._hand_over(seat),
+        )
+        if made:
+            self.saver.autosave()
+        self._draw(seat)
+        self._say(message, style="green" if made else "yellow")
 
     def _hint(self, seat: int) -> None:
         if not self.table.has_decisions:
