@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 
 from parlour.cards import parse_card
 from parlour.core import FORMAT, Action, InvalidNotation, InvalidRecord, State
+from parlour.core.schema import schema
 from parlour.games.death import DeathView, Give, Pass, Throw
 
 from .rules_text_helpers import DECK, GAME, GIVE, build_deal, follows, js, new, play
@@ -274,3 +276,31 @@ class TestHidden:
             assert [sorted(h) for h in shown] == [sorted(h) for h in left]
         sampled = GAME.sample(end.view(0), random.Random(1))
         assert [sorted(h) for h in js(sampled)["hands"]] == [sorted(h) for h in left]
+
+
+class TestSchemas:
+    """The JSON Schemas shipped in the package describe what the game writes."""
+
+    @staticmethod
+    def validator(name: str) -> Draft202012Validator:
+        found = schema(name, (GAME,))
+        Draft202012Validator.check_schema(found)
+        return Draft202012Validator(found)
+
+    @pytest.mark.parametrize("players", [2, 5, 10])
+    def test_states_views_actions_and_table_entries_validate(self, players: int) -> None:
+        state_v, view_v = self.validator("death-state"), self.validator("death-view")
+        action_v, entry_v = self.validator("death-action"), self.validator("death-table-entry")
+        for state in random_game(players, players, {"sober": [2]}):
+            state_v.validate(state.to_json())
+            for seat in (None, 0, players - 1):
+                view_v.validate(state.view(seat).to_json())
+            for action in state.legal_actions():
+                action_v.validate(str(action))
+            step = state.step
+            if step is not None:
+                (entry_v if step.kind == "table" else action_v).validate(step.text)
+
+    @pytest.mark.parametrize("bad", ["10H", "give 0>P2", "give 21>P1", "give 3>P11", "doh P2"])
+    def test_actions_not_as_written_do_not_validate(self, bad: str) -> None:
+        assert not self.validator("death-action").is_valid(bad)
