@@ -80,15 +80,15 @@ RULES_MODULES = [p for p in modules() if p.parent.parent.name == "games"]
 def test_rules_do_no_io(path: Path) -> None:
     """ARCHITECTURE: rules modules do no I/O: no printing, no clock, no files."""
     tree = ast.parse(path.read_text())
-    assert not {"time", "os", "sys", "pathlib", "datetime"} & {
-        n.split(".")[0] for n in imported(tree)
-    }
+    io = {"time", "os", "sys", "pathlib", "datetime"} & {n.split(".")[0] for n in imported(tree)}
+    assert not io, f"{rel(path)} imports {', '.join(sorted(io))}"
     calls = {
         n.func.id
         for n in ast.walk(tree)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
     }
-    assert not {"print", "open", "input"} & calls
+    calls &= {"print", "open", "input"}
+    assert not calls, f"{rel(path)} calls {', '.join(sorted(calls))}"
 
 
 # -- Contract 2: every game in its own package, known to nothing else by name (issue 11) ------
