@@ -97,7 +97,7 @@ GAMES_DIR = SRC / "games"
 MAX_LINES = 400
 # The Beggar-My-Neighbour command group, its lab and its watch view work on that game alone:
 # they may use its public package and the public face of its compiled kernel, nothing else.
-BEGGAR_GROUP = ("cli/beggar.py", "cli/beggar_search.py", "lab/beggar_*.py", "play/beggar.py")
+BEGGAR_GROUP = ("cli/beggar.py", "cli/beggar_search.py", "lab/beggar_*.py")
 BEGGAR_PUBLIC = ("parlour.games.beggar", "parlour.games.beggar.fast")
 
 

@@ -23,7 +23,7 @@ from parlour.cli.common import (
     progress_bar,
     read_text,
 )
-from parlour.core.game import JSON
+from parlour.core.game import JSON, seat_name
 from parlour.errors import InvalidNotation, ParlourError
 from parlour.games.beggar import BeggarGame, BeggarState, parse_deal, play_to_end
 from parlour.lab.beggar_stats import (
@@ -33,7 +33,6 @@ from parlour.lab.beggar_stats import (
     run_fast_stats,
     run_stats,
 )
-from parlour.play.beggar import describe_result
 
 # -- parlour beggar play ----------------------------------------------------------------------
 
@@ -76,7 +75,10 @@ def _cmd_beggar_play(args: argparse.Namespace) -> int:
     if seed is not None:
         console.print(f"Random deal for {start.players} players (seed {seed}):")
     console.print(f"Deal: {summary['deal']}")
-    console.print(describe_result(end))
+    outcome = end.outcome
+    assert outcome is not None  # play_to_end plays to the end
+    labels = [seat_name(s) for s in range(end.players)]
+    console.print(f"{BeggarGame().presenter.result_text(outcome, labels, end.cards)}.")
     return 0
 
 

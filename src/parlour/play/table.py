@@ -296,7 +296,10 @@ class Table:
         Raises:
             InvalidRecord: the record does not replay, naming the action or entry and the rule.
         """
-        game = find_game(record.game)
+        try:
+            game = find_game(record.game)
+        except InvalidOption as err:
+            raise InvalidRecord(f"record field 'game': {err}") from None
         record = record.upgraded(game)
         default = record.seats or (PERSON,) + (default_bot(game),) * (record.players - 1)
         specs = parse_seat_flags(seat_flags, record.players, default)
