@@ -37,8 +37,8 @@ class TestImmutability:
             state.cards = 5  # type: ignore[misc]
 
     def test_playing_on_from_an_old_state_gives_the_same_line(self) -> None:
-        """The loop memo is shared along one line of play; replaying from an earlier state
-        must neither see false repeats nor miss the real one (M10)."""
+        """M10: playing on from an earlier state (a branch of the line) must neither see
+        false repeats nor miss the real one (more in ``test_history.py``)."""
         start = GAME.new(2, 0, deal="---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA")
         end = play_to_end(start)
         middle = advance(start, 300)

@@ -12,7 +12,7 @@ immutable position it goes from and to. The options (M4's ``unpaid_penalty``, M1
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import ClassVar, Self
 
 from parlour.cards import Card
 from parlour.core.game import FORMAT, JSON, Action, Event, Game, Outcome, State
@@ -33,16 +33,6 @@ __all__ = [
     "Play",
     "UnpaidPenalty",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    # BeggarGame lives in game.py, which imports this module; importers that still take it
-    # from here (until they take it from the package) get it on first use.
-    if name == "BeggarGame":
-        from parlour.games.beggar.game import BeggarGame
-
-        return BeggarGame
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True, slots=True)
