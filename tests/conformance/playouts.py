@@ -12,10 +12,13 @@ heuristic never would.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
+from itertools import product
 
 from parlour.bots import make_agent
 from parlour.core import JSON, Action, Game, OptionSpec, OptionValue, State
@@ -148,14 +151,37 @@ def _codec_actions(game: Game) -> Iterator[Action]:
         yield game.action_from_id(i)
 
 
+def _recombined(actions: Iterable[Action], limit: int = 5000) -> Iterator[Action]:
+    """Actions made by giving each field of an action the values that field takes in other
+    actions of its kind: from ``4S>black`` and ``5C>odd`` comes ``4S>odd``, which may be legal
+    nowhere (a card on a base whose theme it does not fit), so neither play nor a codec that
+    numbers only actions that can be legal would ever offer it."""
+    by_kind: dict[type[Action], list[Action]] = {}
+    for action in actions:
+        if dataclasses.is_dataclass(action):
+            by_kind.setdefault(type(action), []).append(action)
+    for kind, seen in by_kind.items():
+        names = [f.name for f in dataclasses.fields(kind) if f.init]  # type: ignore[arg-type]
+        values = [list(dict.fromkeys(getattr(a, name) for a in seen)) for name in names]
+        if not names or math.prod(len(v) for v in values) > limit:
+            continue
+        for combination in product(*values):
+            try:
+                yield kind(**dict(zip(names, combination, strict=True)))
+            except (ValueError, TypeError):
+                continue  # a combination the action's own checks refuse to build
+
+
 @cache
 def action_pool(case: Case) -> tuple[Action, ...]:
-    """Every action legal somewhere in the case's playouts, and every action of the integer
-    codec, in a fixed order: the candidates that states must refuse unless legal there."""
+    """Every action legal somewhere in the case's playout, every action of the integer codec,
+    and their fields recombined, in a fixed order: the actions that states must refuse unless
+    legal there."""
     game = GAMES[case[0]]
     seen: dict[Action, None] = {}
     for p in playouts(case):
         for state in p.states:
             seen.update(dict.fromkeys(state.legal_actions()))
     seen.update(dict.fromkeys(_codec_actions(game)))
+    seen.update(dict.fromkeys(_recombined(list(seen))))
     return tuple(seen)
