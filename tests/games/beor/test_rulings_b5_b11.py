@@ -199,6 +199,22 @@ class TestB8Losing:
         assert state.outcome.ranks[1] < state.outcome.ranks[0]
         assert_won(state, 1)
 
+    def test_two_players_the_loser_keeps_his_hand(self) -> None:
+        """B8: "With 2 players the other wins. With more, his hand goes face down to the scrap
+        pile" -- only with more: with 2 the loser's hand stays his, and the scrap pile stays
+        empty. The text agrees: "In games with more than 2 players, a losing player surrenders
+        their cards to a 'scrap pile'." """
+        deal, actions = script(2, LOSS2_KEEP, LOSS2_MOVES)
+        state = play(new(deal), actions)
+        data = js(state)
+        kept = sorted(["2S", "6S", "TS", "QS", "2C", "6C"])
+        assert data["out"] == [0]
+        assert (sorted(data["hands"][0]), data["scrap"]) == (kept, [])
+        assert sorted(state.view(0).to_json()["hand"]) == kept
+        assert state.view(1).to_json()["hand_sizes"] == [6, 6]
+        # Never face up, so still kept from the winner and the spectator.
+        assert set(kept) <= state.hidden_from(1) & state.hidden_from(None)
+
     def test_more_players_scrap_the_hand_and_play_continues(self) -> None:
         """B8: "With more, his hand goes face down to the scrap pile and play continues" """
         deal, actions = loss3("JC")
