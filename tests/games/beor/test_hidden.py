@@ -122,7 +122,7 @@ class TestWhatIsHidden:
             for seat in range(4):
                 hidden = state.hidden_from(seat)
                 assert hidden <= spectator
-                assert not {str(c) for c in state.view(seat).hand or ()} & hidden
+                assert not set(state.view(seat).to_json()["hand"]) & hidden
 
 
 class TestSampleKeepsTheMoverIn:

@@ -37,7 +37,7 @@ def drained_playout(players: int, seed: int, turns: int) -> tuple[list[State], l
     """Random play that mostly draws from the smallest stock, so stocks run out and restock
     (B9) often; every state and action."""
     rng = random.Random(seed)
-    state = GAME.new(players, seed, {"max_turns": turns})
+    state: State = GAME.new(players, seed, {"max_turns": turns})
     states, actions = [state], []
     while not state.is_over:
         legal = [str(a) for a in state.legal_actions()]

@@ -7,6 +7,7 @@ import json
 from parlour.cards import parse_card
 from parlour.core import make_rng
 from parlour.games.beor import BeorGame, BeorState
+from parlour.games.beor.events import Drew, Flipped, Played
 
 from .helpers import make_deal, new
 
@@ -87,6 +88,21 @@ class TestHidden:
             ]
             assert drawn not in json.dumps([e.to_json() for e in theirs])
             assert parse_card(drawn).pretty() not in json.dumps([e.to_json() for e in theirs])
+
+    def test_events_are_typed_records_told_as_core_events(self) -> None:
+        """What a turn did is kept as typed records; ``events`` tells each one once, in order
+        (B6: the flip comes before the draw)."""
+        state = state_after("3H>red")
+        typed = state.typed_events
+        assert [type(e) for e in typed] == [Played, Flipped, Drew]
+        played, flipped, drew = typed
+        assert isinstance(played, Played) and isinstance(flipped, Flipped)
+        assert isinstance(drew, Drew)
+        assert (played.seat, str(played.card), played.base) == (0, "3H", 3)
+        assert (flipped.stock, flipped.face_up) == (3, True)
+        assert (drew.seat, drew.stock, drew.public) == (0, 3, True)
+        assert state.events == tuple(e.to_event() for e in typed)
+        assert [e.kind for e in state.events] == ["played", "flipped", "drew"]
 
     def test_a_face_up_draw_is_one_public_event(self) -> None:
         """B6: 'a card drawn from a face-up stock is publicly known to be in that hand'."""
