@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,7 @@ __all__ = [
     "Throw",
     "action_from_id",
     "action_id",
+    "card_texts",
     "check_deck",
     "is_black_face",
     "is_table_text",
@@ -54,6 +56,14 @@ FACE: dict[Card, int] = {
         ("AD", 10), ("KD", 8), ("QD", 6), ("JD", 4),
     )
 }  # fmt: skip
+
+
+_TEXT: dict[Card, str] = {c: str(c) for c in deck52()}
+
+
+def card_texts(cards: Iterable[Card]) -> list[str]:
+    """The cards' canonical notation (``str``), looked up: JSON and leak checks write many."""
+    return [_TEXT[c] for c in cards]
 
 
 def is_black_face(card: Card) -> bool:

@@ -13,7 +13,14 @@ from typing import NamedTuple
 from parlour.cards import Card, Rank, Suit
 from parlour.core.game import FORMAT, JSON, Action, Outcome
 from parlour.errors import InvalidNotation, InvalidRecord
-from parlour.games.death.notation import GIVES, PASS, THROWS, check_deck, is_black_face
+from parlour.games.death.notation import (
+    GIVES,
+    PASS,
+    THROWS,
+    card_texts,
+    check_deck,
+    is_black_face,
+)
 from parlour.games.death.options import MAX_PLAYERS, MIN_PLAYERS, DeathOptions
 from parlour.games.death.view import DeathView, Fields, voids_json
 
@@ -137,11 +144,13 @@ class Position(NamedTuple):
         if self.over:
             return frozenset()
         return frozenset(
-            str(c)
-            for s, hand in enumerate(self.hands)
-            if s != seat
-            for c in hand
-            if c not in self.known[s]
+            card_texts(
+                c
+                for s, hand in enumerate(self.hands)
+                if s != seat
+                for c in hand
+                if c not in self.known[s]
+            )
         )
 
     def view(self, seat: int | None) -> DeathView:
@@ -174,10 +183,10 @@ class Position(NamedTuple):
         return {
             "format": FORMAT,
             "to_move": self.to_move,
-            "hands": [[str(c) for c in h] for h in self.hands],
-            "pile": [str(c) for c in reversed(self.pile)],
+            "hands": [card_texts(h) for h in self.hands],
+            "pile": card_texts(reversed(self.pile)),
             "pile_seats": list(reversed(self.pile_seats)),
-            "swept": [str(c) for c in self.swept],
+            "swept": card_texts(self.swept),
             "drinks_taken": list(self.taken),
             "drinks_given": list(self.given),
             "pending_give": None
@@ -187,7 +196,7 @@ class Position(NamedTuple):
             "last_thrower": self.last_thrower,
             "first_out": self.first_out,
             "voids": voids_json(self.void_suits, self.void_ranks),
-            "known_in_hands": [[str(c) for c in sorted(k)] for k in self.known],
+            "known_in_hands": [card_texts(sorted(k)) for k in self.known],
             "options": self.options.to_json(),
             "over": self.over,
         }

@@ -11,6 +11,7 @@ from parlour.core.game import FORMAT, JSON, View
 from parlour.core.options import validate_options
 from parlour.core.record import check_format
 from parlour.errors import InvalidNotation, InvalidRecord, ParlourError
+from parlour.games.death.notation import card_texts
 from parlour.games.death.options import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -22,6 +23,7 @@ from parlour.games.death.options import (
 __all__ = ["DeathView", "Fields"]
 
 _SUITS = {s.value: s for s in Suit}
+_SUIT_TEXT = {s: s.value for s in Suit}
 _RANKS = frozenset(int(r) for r in Rank if r != Rank.JOKER)
 
 
@@ -63,11 +65,11 @@ class DeathView(View):
             "seat": self.seat,
             "players": self.players,
             "to_move": self.to_move,
-            "hand": None if self.hand is None else [str(c) for c in self.hand],
+            "hand": None if self.hand is None else card_texts(self.hand),
             "hand_sizes": list(self.hand_sizes),
-            "pile": [str(c) for c in reversed(self.pile)],
+            "pile": card_texts(reversed(self.pile)),
             "pile_seats": list(reversed(self.pile_seats)),
-            "swept": [str(c) for c in self.swept],
+            "swept": card_texts(self.swept),
             "drinks_taken": list(self.drinks_taken),
             "drinks_given": list(self.drinks_given),
             "pending_give": None
@@ -78,7 +80,7 @@ class DeathView(View):
             "first_out": self.first_out,
             "sober": [s + 1 for s in sorted(self.options.sober)],
             "voids": voids_json(self.void_suits, self.void_ranks),
-            "known_in_hands": [[str(c) for c in cards] for cards in self.known_in_hands],
+            "known_in_hands": [card_texts(cards) for cards in self.known_in_hands],
             "options": self.options.to_json(),
             "over": self.over,
         }
@@ -152,7 +154,7 @@ class DeathView(View):
 def voids_json(suits: tuple[frozenset[Suit], ...], ranks: tuple[frozenset[int], ...]) -> list[JSON]:
     """What each seat's passes showed he lacks (G2), as JSON."""
     return [
-        {"suits": sorted(s.value for s in seat_suits), "ranks": sorted(seat_ranks)}
+        {"suits": sorted(_SUIT_TEXT[s] for s in seat_suits), "ranks": sorted(seat_ranks)}
         for seat_suits, seat_ranks in zip(suits, ranks, strict=True)
     ]
 
