@@ -383,8 +383,9 @@ class DeathState(State):
         return self._pos.view(seat)
 
     def hidden_from(self, seat: int | None) -> frozenset[str]:
-        """Every card in another seat's hand, but those the rules made public: a card shown
-        in an illegal throw (G13), and at the end every hand (G11)."""
+        """Every card in another seat's hand, but those the rules made public: 2♦ before it
+        is thrown (G1), a card shown in an illegal throw (G13), and at the end every hand
+        (G11)."""
         self._check_seat(seat)
         return self._pos.hidden_from(seat)
 
