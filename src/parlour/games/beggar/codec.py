@@ -221,12 +221,16 @@ def read_state(obj: object) -> BeggarState:
     )
     if any(u > len(h) for u, h in zip(unseen, hands, strict=True)):
         raise read.fail("unseen", "counts more cards than a hand holds")
+    history, known = read.history(hands, at)
     return BeggarState._make(
         deal=deal,
+        full=full,
         hands=hands,
         unseen=unseen,
-        history=read.history(hands, at),
-        full=full,
+        history=history,
+        known=known,
+        turned=None,
+        log=(),
         **at,
     )
 

@@ -65,7 +65,7 @@ class BeggarGame(Game):
             hands = parse_deal(deal, players)
         else:
             raise InvalidNotation(f"a Beggar-My-Neighbour deal is an M9 string, got {deal!r}")
-        return BeggarState._make(deal=hands, options=typed, hands=hands)
+        return BeggarState._start(hands, typed, hands)
 
     def sample(self, view: View, rng: random.Random) -> BeggarState:
         """A full state consistent with ``view`` (:func:`.sample.sample`)."""

@@ -17,22 +17,15 @@ from typing import ClassVar, Self
 from parlour.cards import Card
 from parlour.core.game import FORMAT, JSON, Action, Event, Game, Outcome, State
 from parlour.errors import InvalidNotation
-from parlour.games.beggar.events import BeggarEvent
+from parlour.games.beggar.events import BeggarEvent, TurnedCard
 from parlour.games.beggar.history import Cycle, History, Position, position_key
 from parlour.games.beggar.notation import Deal, Token, format_deal_ranks, format_token
-from parlour.games.beggar.options import BeggarOptions, UnpaidPenalty
+from parlour.games.beggar.options import BeggarOptions
+from parlour.games.beggar.outcome import outcome_of
 from parlour.games.beggar.turn import Turn
 from parlour.games.beggar.view import BeggarView
 
-__all__ = [
-    "PLAY",
-    "BeggarOptions",
-    "BeggarState",
-    "BeggarView",
-    "Cycle",
-    "Play",
-    "UnpaidPenalty",
-]
+__all__ = ["PLAY", "BeggarState", "Play"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +42,8 @@ PLAY = Play()
 class BeggarState(State):
     """An immutable Beggar-My-Neighbour position (see the module docstring).
 
-    Made only by :meth:`_make`: ``BeggarGame().new``, ``sample`` and ``state_from_json`` start
-    a game line with it, and :meth:`_apply` goes on with it."""
+    Made only by :meth:`_make`: ``BeggarGame().new`` and ``sample`` start a line of play with
+    it (through :meth:`_start`), ``state_from_json`` rebuilds one, :meth:`_apply` goes on."""
 
     __slots__ = (
         "_cards",
@@ -68,6 +61,7 @@ class BeggarState(State):
         "_pile",
         "_to_move",
         "_tricks",
+        "_turned",
         "_unseen",
         "_winners",
     )
@@ -86,6 +80,7 @@ class BeggarState(State):
     _unseen: tuple[int, ...]
     _history: History
     _known: int
+    _turned: tuple[int, Token] | None
     _log: tuple[BeggarEvent, ...]
     _winners: tuple[int, ...] | None
     _cycle: Cycle | None
@@ -97,31 +92,36 @@ class BeggarState(State):
     @classmethod
     def _make(
         cls,
-        *,
         deal: Deal,
         options: BeggarOptions,
+        full: bool,
         hands: tuple[tuple[Token, ...], ...],
-        pile: tuple[Token, ...] = (),
-        to_move: int = 0,
-        owed: int = 0,
-        court: int | None = None,
-        out: tuple[int, ...] = (),
-        cards: int = 0,
-        tricks: int = 0,
-        unseen: tuple[int, ...] | None = None,
-        history: tuple[History, int] | None = None,
-        log: tuple[BeggarEvent, ...] = (),
-        winners: tuple[int, ...] | None = None,
-        cycle: Cycle | None = None,
-        full: bool | None = None,
+        pile: tuple[Token, ...],
+        to_move: int,
+        owed: int,
+        court: int | None,
+        out: tuple[int, ...],
+        cards: int,
+        tricks: int,
+        unseen: tuple[int, ...],
+        history: History,
+        known: int,
+        turned: tuple[int, Token] | None,
+        log: tuple[BeggarEvent, ...],
+        winners: tuple[int, ...] | None,
+        cycle: Cycle | None,
     ) -> Self:
-        """The one constructor. Left out: ``unseen`` means nobody has seen a card of any hand
-        yet; ``history`` (a line and how many of its positions are this state's past) starts
-        a new line that remembers this position if it is a trick boundary of a game in
-        progress (M10); ``full`` is read from the cards."""
+        """The one constructor: every state is made here and nothing else writes its fields.
+
+        ``full``: whether the cards are full cards (else classes, M9); ``unseen``: how many
+        cards at the top of each hand nobody has seen; ``history`` and ``known``: the line of
+        M10 and how many of its positions are this state's past; ``turned`` (seat, card) and
+        ``log``: what the action that made the state did, the card it turned (M8) and the
+        events that card settled. :meth:`_apply` passes them in this order (the hot path)."""
         state = cls.__new__(cls)
         state._deal = deal
         state._options = options
+        state._full = full
         state._hands = hands
         state._pile = pile
         state._to_move = to_move
@@ -130,19 +130,58 @@ class BeggarState(State):
         state._out = out
         state._cards = cards
         state._tricks = tricks
-        state._unseen = tuple(len(h) for h in hands) if unseen is None else unseen
-        if history is None:
-            boundary = winners is None and owed == 0 and not pile
-            first = [Position(position_key(hands, to_move), cards, tricks)] if boundary else []
-            history = (History(first), len(first))
-        state._history, state._known = history
+        state._unseen = unseen
+        state._history = history
+        state._known = known
+        state._turned = turned
         state._log = log
         state._winners = winners
         state._cycle = cycle
-        if full is None:
-            full = any(isinstance(t[0], Card) for t in (*hands, pile) if t)
-        state._full = full
         return state
+
+    @classmethod
+    def _start(
+        cls,
+        deal: Deal,
+        options: BeggarOptions,
+        hands: tuple[tuple[Token, ...], ...],
+        *,
+        pile: tuple[Token, ...] = (),
+        to_move: int = 0,
+        owed: int = 0,
+        court: int | None = None,
+        out: tuple[int, ...] = (),
+        cards: int = 0,
+        tricks: int = 0,
+        winners: tuple[int, ...] | None = None,
+        cycle: Cycle | None = None,
+    ) -> Self:
+        """A state that starts a line of play (a new game, M7; a sample): nobody has seen a
+        card of any hand, and its loop history (M10) holds this position if it is a trick
+        boundary of a game in progress."""
+        boundary = winners is None and owed == 0 and not pile
+        first = [Position(position_key(hands, to_move), cards, tricks)] if boundary else []
+        full = any(isinstance(t[0], Card) for t in (*hands, pile) if t)
+        return cls._make(
+            deal=deal,
+            options=options,
+            full=full,
+            hands=hands,
+            pile=pile,
+            to_move=to_move,
+            owed=owed,
+            court=court,
+            out=out,
+            cards=cards,
+            tricks=tricks,
+            unseen=tuple(len(h) for h in hands),
+            history=History(first),
+            known=len(first),
+            turned=None,
+            log=(),
+            winners=winners,
+            cycle=cycle,
+        )
 
     # -- the contract ---------------------------------------------------------------------
 
@@ -156,7 +195,10 @@ class BeggarState(State):
 
     @property
     def outcome(self) -> Outcome | None:
-        return None if self._winners is None else self._make_outcome(self._winners)
+        if self._winners is None:
+            return None
+        held = tuple(len(h) for h in self._hands)
+        return outcome_of(held, self._out, self._winners, self._cycle, self._cards, self._tricks)
 
     @property
     def is_over(self) -> bool:
@@ -218,12 +260,15 @@ class BeggarState(State):
 
     @property
     def typed_events(self) -> tuple[BeggarEvent, ...]:
-        """What the last action did, as typed records (:mod:`.events`)."""
-        return self._log
+        """What the last action did, as typed records (:mod:`.events`): the card it turned,
+        then what that settled. A state that no action made has none."""
+        if self._turned is None:
+            return self._log
+        return (TurnedCard(*self._turned), *self._log)
 
     @property
     def events(self) -> tuple[Event, ...]:
-        return tuple(e.event() for e in self._log)
+        return tuple(e.event() for e in self.typed_events)
 
     def _legal_actions(self) -> tuple[Action, ...]:
         return (PLAY,)
@@ -259,54 +304,24 @@ class BeggarState(State):
         )
         turn.play(self._options)
         return self._make(
-            deal=self._deal,
-            options=self._options,
-            hands=tuple(turn.hands),
-            pile=turn.pile,
-            to_move=turn.to_move,
-            owed=turn.owed,
-            court=turn.court,
-            out=turn.out,
-            cards=turn.cards,
-            tricks=turn.tricks,
-            unseen=turn.unseen,
-            history=(turn.history, turn.known),
-            log=tuple(turn.log),
-            winners=turn.winners,
-            cycle=turn.cycle,
-            full=self._full,
-        )
-
-    def _make_outcome(self, winners: tuple[int, ...]) -> Outcome:
-        n = self.players
-        held = tuple(len(h) for h in self._hands)
-        if self._cycle is not None:
-            result = "loop"
-        elif len(self._out) == n - 1:
-            result = "win"
-        else:
-            result = "limit"
-        # Places: players still in by cards held (all equal in a loop), then those out, the
-        # last one out best.
-        still_in = [s for s in range(n) if s not in self._out]
-        ranks = [0] * n
-        for seat in still_in:
-            ahead = 0 if result == "loop" else sum(held[o] > held[seat] for o in still_in)
-            ranks[seat] = 1 + ahead
-        for place, seat in enumerate(reversed(self._out)):
-            ranks[seat] = len(still_in) + 1 + place
-        share = 1.0 / len(winners) if winners else 0.0
-        return Outcome(
-            result=result,
-            winners=winners,
-            ranks=tuple(ranks),
-            returns=tuple(share if s in winners else 0.0 for s in range(n)),
-            scores=held,
-            details={
-                "cards": self._cards,
-                "tricks": self._tricks,
-                "cycle": None if self._cycle is None else self._cycle.to_json(),
-            },
+            self._deal,
+            self._options,
+            self._full,
+            tuple(turn.hands),
+            turn.pile,
+            turn.to_move,
+            turn.owed,
+            turn.court,
+            turn.out,
+            turn.cards,
+            turn.tricks,
+            turn.unseen,
+            turn.history,
+            turn.known,
+            turn.turned,
+            tuple(turn.log),
+            turn.winners,
+            turn.cycle,
         )
 
     def summary(self) -> dict[str, JSON]:

@@ -50,10 +50,10 @@ def sample(view: View, rng: random.Random) -> BeggarState:
         hands.append(tuple(unseen[start : start + size]))
         start += size
     dealt = tuple(hands)
-    return BeggarState._make(
-        deal=dealt,
-        options=view.options,
-        hands=dealt,
+    return BeggarState._start(
+        dealt,
+        view.options,
+        dealt,
         pile=view.pile,
         to_move=view.to_move if view.to_move is not None else 0,
         owed=view.owed,
@@ -63,5 +63,4 @@ def sample(view: View, rng: random.Random) -> BeggarState:
         tricks=view.tricks,
         winners=view.winners,
         cycle=view.cycle,
-        full=view.full_cards,
     )

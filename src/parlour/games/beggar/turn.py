@@ -15,7 +15,6 @@ from parlour.games.beggar.events import (
     LimitReached,
     Looped,
     Owes,
-    TurnedCard,
     WentOut,
     Won,
 )
@@ -42,6 +41,7 @@ class Turn:
         "pile",
         "to_move",
         "tricks",
+        "turned",
         "unseen",
         "winners",
     )
@@ -73,6 +73,7 @@ class Turn:
         self.unseen = unseen
         self.history = history
         self.known = known
+        self.turned: tuple[int, Token] | None = None
         self.log: list[BeggarEvent] = []
         self.winners: tuple[int, ...] | None = None
         self.cycle: Cycle | None = None
@@ -109,7 +110,9 @@ class Turn:
             self.unseen = tuple(unseen)
         self.pile = (*self.pile, card)
         self.cards += 1
-        self.log.append(TurnedCard(p, card))
+        # M8: every action turns exactly one card. Kept as a pair here, on the hot path of
+        # whole games, and made a TurnedCard only when the state's events are asked for.
+        self.turned = (p, card)
         owed = HONOUR[card]
         if owed:
             self.owed = owed
