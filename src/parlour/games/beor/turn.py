@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from itertools import chain
 from operator import attrgetter
 from typing import Protocol, TypeVar
@@ -90,6 +91,12 @@ def _open_stocks(stocks: Stocks) -> int:
 
 
 _CODE = attrgetter("code")
+
+# Events are immutable values, and turns make the same few again and again (a seat, a card and
+# a base or stock): each is made once, on the hot path of search.
+_played = cache(Played)
+_flipped = cache(Flipped)
+_drew = cache(Drew)
 
 
 def legal_of(hand: tuple[Card, ...], stocks: Stocks) -> tuple[Action, ...]:
@@ -197,7 +204,7 @@ class Turn:
             self.known_hands = replace_at(self.known_hands, p, self.known_hands[p] - {card})
         self.bases[move.base] = (card, *self.bases[move.base])
         self.shown |= 1 << card.code
-        self.events.append(Played(p, card, move.base))
+        self.events.append(_played(p, card, move.base))
         if card.rank is Rank.THREE or card.rank is Rank.EIGHT:
             self.flip(move.base)
 
@@ -215,7 +222,7 @@ class Turn:
         up = not self.face_up[i]
         self.face_up = replace_at(self.face_up, i, up)
         self.reveal_top(i)
-        self.events.append(Flipped(i, up))
+        self.events.append(_flipped(i, up))
 
     def reveal_top(self, i: int) -> None:
         """B6: the top card of a face-up stock is public."""
@@ -242,7 +249,7 @@ class Turn:
         self.held |= 1 << (card.code + HELD_STRIDE * p)
         if public:
             self.known_hands = replace_at(self.known_hands, p, self.known_hands[p] | {card})
-        self.events.append(Drew(p, i, card, public))
+        self.events.append(_drew(p, i, card, public))
         self.reveal_top(i)
 
     def check_goal(self, seat: int) -> bool:
