@@ -120,14 +120,12 @@ class TestReplay:
         from parlour.errors import IllegalAction
         from parlour.games.beor import BeorGame
 
-        state = BeorGame().new(2, 0, None, WIN_DEAL)
-        emptied = type(state).__new__(type(state))
-        for slot in type(state).__slots__:
-            if hasattr(state, slot):
-                object.__setattr__(emptied, slot, getattr(state, slot))
-        stocks = list(state._stocks)
-        stocks[2] = ()
-        object.__setattr__(emptied, "_stocks", tuple(stocks))
+        game = BeorGame()
+        data = game.new(2, 0, None, WIN_DEAL).to_json()
+        # The odd stock's cards moved under black's: a position with no odd stock.
+        data["stocks"]["black"]["cards"] += data["stocks"]["odd"]["cards"]
+        data["stocks"]["odd"]["cards"] = []
+        emptied = game.state_from_json(data)
         assert not any(str(a).endswith(">odd") for a in emptied.legal_actions())
         with pytest.raises(IllegalAction, match=r"^odd has no stock left \(B4\)$"):
             emptied.apply("9S>odd")
