@@ -265,6 +265,8 @@ class Turn:
         return True
 
     def win(self, seat: int, groups: tuple[tuple[Card, ...], tuple[Card, ...]] | None) -> None:
+        """The game ends: B5, ``seat`` made two groups (``groups``); or B8, it is the last
+        player left (``groups`` is None)."""
         self.winner = seat
         self.result = "win"
         self.events.append(Won(seat, groups))
