@@ -10,8 +10,8 @@ from numba import njit
 
 from parlour.games.beggar._arrays import LOOP_SCORE
 from parlour.games.beggar._bits import planes, play_game2, random_planes
-from parlour.games.beggar._engine import LOOP, NO_LIMIT, deal_sizes, play_game, scratch
-from parlour.games.beggar._random import GOLDEN, S32, draw, mix, random_deal_into
+from parlour.games.beggar._engine import LOOP, NO_LIMIT, play_game, scratch
+from parlour.games.beggar._random import GOLDEN, S32, draw, hand_sizes, mix, random_deal_into
 
 # Climbs start from deals far beyond any random search's indices in the same seed's stream.
 CLIMB_BASE = 1 << 62
@@ -80,7 +80,7 @@ def play_random_batch(
             play_game2(xc, xu, xw, 26, yc, yu, yw, 26, detect, res[i])
         return
     w8, w64 = scratch()
-    sizes = deal_sizes(n)
+    sizes = hand_sizes(n)
     deal = np.empty(52, np.int8)
     for i in range(res.shape[0]):
         random_deal_into(seed, start + i, pos, deal)
@@ -116,7 +116,7 @@ def climb_batch(
     its results and the number of deals played."""
     w8, w64 = scratch()
     pos = np.empty(52, np.int8)
-    sizes = deal_sizes(n)
+    sizes = hand_sizes(n)
     cur = np.empty(52, np.int8)
     res = np.zeros(6, np.int64)
     for w in range(best.shape[0]):

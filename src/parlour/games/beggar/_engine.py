@@ -85,6 +85,13 @@ def load(deal: np.ndarray, sizes: np.ndarray, n: int, w8: np.ndarray, w64: np.nd
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _ix(i: int) -> np.uint64:
+    """An array index that numba knows is not negative, so that it spares the hot loops the
+    wraparound of negative indices (a compare and a select at every access)."""
+    return np.uint64(i)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _next_seat(outs: int, n: int, seat: int) -> int:
     """M5: the next player clockwise who is still in (``outs`` has bit ``s`` set when seat
     ``s`` is out)."""
@@ -144,8 +151,8 @@ def trick(
     court = -1
     size = 0
     while True:
-        h = w64[_HD + p]
-        if h == w64[_TL + p]:
+        h = w64[_ix(_HD + p)]
+        if h == w64[_ix(_TL + p)]:
             # M3: the player who must play and has no card is out.
             outs |= 1 << p
             n_in -= 1
@@ -171,9 +178,9 @@ def trick(
             if stop:
                 return _T_LIMIT, -1, outs, n_in, cards, limit
         # Seed text: turn the top card (M8 counts it).
-        c = w8[(p << 6) + (h & _MASK)]
-        w64[_HD + p] = h + 1
-        w8[_PILE + size] = c
+        c = w8[_ix((p << 6) + (h & _MASK))]
+        w64[_ix(_HD + p)] = h + 1
+        w8[_ix(_PILE + size)] = c
         size += 1
         cards += 1
         p, owed, court, captured = turn(n, outs, p, c, owed, court)
@@ -181,15 +188,15 @@ def trick(
             capturer = court
             break
     # M2: the pile goes under the taker's hand in the order played.
-    t = w64[_TL + capturer]
+    t = w64[_ix(_TL + capturer)]
     base = capturer << 6
     for i in range(size):
-        w8[base + ((t + i) & _MASK)] = w8[_PILE + i]
-    w64[_TL + capturer] = t + size
+        w8[_ix(base + ((t + i) & _MASK))] = w8[_ix(_PILE + i)]
+    w64[_ix(_TL + capturer)] = t + size
     if outcome == _T_CAPTURE:
         # M5: at the end of the trick every other player without a card is out.
         for o in range(n):
-            if o != capturer and not (outs >> o) & 1 and w64[_TL + o] == w64[_HD + o]:
+            if o != capturer and not (outs >> o) & 1 and w64[_ix(_TL + o)] == w64[_ix(_HD + o)]:
                 outs |= 1 << o
                 n_in -= 1
         if n_in == 1:
@@ -237,7 +244,7 @@ def _same(w8: np.ndarray, w64: np.ndarray, n: int, lead: int) -> bool:
     if w64[_KEPT] != lead:
         return False
     for s in range(n):
-        if w64[_TL + s] - w64[_HD + s] != w64[_KEPT + 1 + s]:
+        if w64[_ix(_TL + s)] - w64[_ix(_HD + s)] != w64[_ix(_KEPT + 1 + s)]:
             return False
     off = _SNAP
     for s in range(n):
@@ -245,7 +252,7 @@ def _same(w8: np.ndarray, w64: np.ndarray, n: int, lead: int) -> bool:
         k = w64[_KEPT + 1 + s]
         base = s << 6
         for j in range(k):
-            if w8[base + ((h + j) & _MASK)] != w8[off + j]:
+            if w8[_ix(base + ((h + j) & _MASK))] != w8[_ix(off + j)]:
                 return False
         off += k
     return True
@@ -388,12 +395,3 @@ def play_game(
 def scratch() -> tuple[np.ndarray, np.ndarray]:
     """The scratch arrays of :func:`play_game` (``w8`` and ``w64``), made once per batch."""
     return np.zeros(_W8, np.int8), np.zeros(_W64, np.int64)
-
-
-@njit(cache=True, nogil=True)
-def deal_sizes(n: int) -> np.ndarray:
-    """M7: hand sizes when 52 cards are dealt one at a time from seat 0 (18/17/17)."""
-    sizes = np.empty(n, np.int64)
-    for s in range(n):
-        sizes[s] = 52 // n + (1 if s < 52 % n else 0)
-    return sizes

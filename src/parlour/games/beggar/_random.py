@@ -61,6 +61,15 @@ def court_positions(seed: int, index: int, pos: np.ndarray) -> None:
 
 
 @njit(cache=True, nogil=True)
+def hand_sizes(n: int) -> np.ndarray:
+    """M7: hand sizes when 52 cards are dealt one at a time from seat 0 (18/17/17)."""
+    sizes = np.empty(n, np.int64)
+    for s in range(n):
+        sizes[s] = 52 // n + (1 if s < 52 % n else 0)
+    return sizes
+
+
+@njit(cache=True, nogil=True)
 def random_deal_into(seed: int, index: int, pos: np.ndarray, out: np.ndarray) -> None:
     """Deal ``index`` of ``seed``'s stream as 52 classes (hands one after another, M7 sizes);
     ``pos`` is scratch space of 52 int8."""
