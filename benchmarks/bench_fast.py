@@ -6,9 +6,11 @@ start-up time and agreement with the rules engine, in one run on one machine.
    deals/s of each and their ratio (the issue asks for a ratio of at least 1). The C reference
    deals and plays (M1-M8) without loop detection; the kernel deals, plays and detects loops
    (M10) and writes every deal's figures.
-2. Kernel deals/s on 1..N worker threads.
-3. The start of a second process: import, load of the cached machine code and a first batch.
-4. Agreement with ``rules.py`` deal by deal (result, winners, cards, tricks, cycle) on
+2. The card-by-card path (the one trick of every player count; 3-4 players, card limits) on
+   ONE core: deals/s of 2, 3 and 4 players, and how much faster the 2-player bit planes are.
+3. Kernel deals/s on 1..N worker threads.
+4. The start of a second process: import, load of the cached machine code and a first batch.
+5. Agreement with ``rules.py`` deal by deal (result, winners, cards, tricks, cycle) on
    ``--agree`` deals spread over 2, 3 and 4 players, both M4 modes, a tenth with a card limit.
 
     .venv/bin/python benchmarks/bench_fast.py                     # a few minutes
@@ -27,11 +29,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from parlour.games.beggar import play_deal
-from parlour.games.beggar.fast import play_deals, play_random, random_deals
+from parlour.games.beggar.fast import DealArray, play_deals, play_random, random_deals
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "bench" / "bmn_reference.c"
 CASES = [(2, "capture"), (3, "capture"), (3, "next_player"), (4, "capture"), (4, "next_player")]
@@ -49,15 +52,15 @@ def build_reference(folder: Path) -> Path | None:
     if cc is None or not REFERENCE.exists():
         return None
     exe = folder / "bmn_reference"
-    subprocess.run([cc, "-O3", "-march=native", "-o", str(exe), str(REFERENCE), "-lm"],
-                   check=True)
+    subprocess.run([cc, "-O3", "-march=native", "-o", str(exe), str(REFERENCE), "-lm"], check=True)
     return exe
 
 
 def reference_rate(exe: Path, deals: int) -> float:
     """Deals per second of the C reference (throughput mode, one core)."""
-    out = subprocess.run([str(exe), str(deals), "7", "1"], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [str(exe), str(deals), "7", "1"], capture_output=True, text=True, check=True
+    ).stdout
     found = re.search(r"deals/s=(\d+)", out)
     if found is None:
         raise RuntimeError(f"unexpected output of the C reference: {out!r}")
@@ -71,12 +74,41 @@ def kernel_rate(deals: int, workers: int, seed: int = 7) -> float:
     return deals / (time.perf_counter() - began)
 
 
+def card_by_card_rate(deals: DealArray) -> float:
+    """Deals per second of the card-by-card path on one core (M10 on, no card limit)."""
+    began = time.perf_counter()
+    play_deals(deals, bit_planes=False)
+    return len(deals) / (time.perf_counter() - began)
+
+
+def card_by_card(count: int, rounds: int) -> None:
+    rates = {}
+    for players in (2, 3, 4):
+        deals = random_deals(players, count, 5)
+        rates[players] = max(card_by_card_rate(deals) for _ in range(rounds))
+    print(
+        "card by card, 1 core: "
+        + ", ".join(f"{p} players {r:,.0f}" for p, r in rates.items())
+        + " deals/s"
+    )
+    deals = random_deals(2, count, 5)
+    bits = max(len(deals) / _timed(lambda: play_deals(deals)) for _ in range(rounds))
+    print(f"2 players on bit planes: {bits:,.0f} deals/s, {bits / rates[2]:.1f}x card by card")
+
+
+def _timed(work: Callable[[], object]) -> float:
+    began = time.perf_counter()
+    work()
+    return time.perf_counter() - began
+
+
 def second_start() -> tuple[float, float]:
     """Seconds a fresh process takes to import the kernel and play its first batches (inside
     the process), and its whole run including the interpreter's start."""
     began = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", SECOND_START], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", SECOND_START], capture_output=True, text=True, check=True
+    )
     return float(done.stdout.strip()), time.perf_counter() - began
 
 
@@ -119,21 +151,34 @@ def agreement(total: int, processes: int) -> None:
             done += count
             limited += with_limit
             bad += differ
-    print(f"agreement with rules.py: {done - len(bad):,} of {done:,} deals agree "
-          f"({limited:,} with a card limit; 2 players, 3 and 4 players in both M4 modes) "
-          f"in {time.perf_counter() - began:.0f}s")
+    print(
+        f"agreement with rules.py: {done - len(bad):,} of {done:,} deals agree "
+        f"({limited:,} with a card limit; 2 players, 3 and 4 players in both M4 modes) "
+        f"in {time.perf_counter() - began:.0f}s"
+    )
     for line in bad[:10]:
         print(f"  differs: {line}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=3_000_000,
-                        help="deals per one-core throughput run (default 3,000,000)")
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=3_000_000,
+        help="deals per one-core throughput run (default 3,000,000)",
+    )
     parser.add_argument("--rounds", type=int, default=3, help="alternating runs of C and kernel")
-    parser.add_argument("--agree", type=int, default=50_000,
-                        help="deals checked against rules.py (default 50,000)")
+    parser.add_argument(
+        "--agree", type=int, default=50_000, help="deals checked against rules.py (default 50,000)"
+    )
     parser.add_argument("--skip-agree", action="store_true")
+    parser.add_argument(
+        "--paths-deals",
+        type=int,
+        default=300_000,
+        help="deals per player count on the card-by-card path (0: skip)",
+    )
     parser.add_argument("--max-workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
 
@@ -151,15 +196,22 @@ def main() -> None:
                 c_rates.append(reference_rate(exe, args.deals))
             k_rates.append(kernel_rate(args.deals, 1))
     kernel_best = max(k_rates)
-    print(f"kernel, 1 core, 2 players: {kernel_best:,.0f} deals/s "
-          f"(runs: {', '.join(f'{r:,.0f}' for r in k_rates)})")
+    print(
+        f"kernel, 1 core, 2 players: {kernel_best:,.0f} deals/s "
+        f"(runs: {', '.join(f'{r:,.0f}' for r in k_rates)})"
+    )
     if c_rates:
         c_best = max(c_rates)
-        print(f"C reference, 1 core, 2 players: {c_best:,.0f} deals/s "
-              f"(runs: {', '.join(f'{r:,.0f}' for r in c_rates)})")
+        print(
+            f"C reference, 1 core, 2 players: {c_best:,.0f} deals/s "
+            f"(runs: {', '.join(f'{r:,.0f}' for r in c_rates)})"
+        )
         print(f"kernel / C reference: {kernel_best / c_best:.2f}")
     else:
         print("C reference: not built (no compiler or shared/bench/bmn_reference.c)")
+
+    if args.paths_deals:
+        card_by_card(args.paths_deals, args.rounds)
 
     base = 0.0
     for workers in range(1, args.max_workers + 1):
@@ -168,8 +220,10 @@ def main() -> None:
         print(f"kernel, {workers} worker(s): {rate:,.0f} deals/s ({rate / base:.2f}x one)")
 
     inside, whole = second_start()
-    print(f"second process: import + cached kernel + first batches {inside:.2f}s "
-          f"({whole:.2f}s with the interpreter's start)")
+    print(
+        f"second process: import + cached kernel + first batches {inside:.2f}s "
+        f"({whole:.2f}s with the interpreter's start)"
+    )
 
     if not args.skip_agree:
         agreement(args.agree, args.max_workers)
