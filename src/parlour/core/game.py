@@ -109,6 +109,7 @@ class Game(ABC):
 
     # -- the integer action codec (OpenSpiel style) --------------------------------------------
 
+    @abstractmethod
     def action_id(self, action: Action) -> int:
         """The integer ``0 .. info.num_distinct_actions - 1`` of ``action``; the same action
         has the same id in every state.
@@ -116,15 +117,14 @@ class Game(ABC):
         Raises:
             InvalidNotation: ``action`` is not an action of this game.
         """
-        raise NotImplementedError("action_id")  # until every game implements it
 
+    @abstractmethod
     def action_from_id(self, action_id: int) -> Action:
         """The action with integer id ``action_id``; ``action_id(action_from_id(i)) == i``.
 
         Raises:
             InvalidNotation: ``action_id`` is outside ``0 .. info.num_distinct_actions - 1``.
         """
-        raise NotImplementedError("action_from_id")  # until every game implements it
 
     def _check_action_id(self, action_id: object) -> int:
         """``action_id`` as an int in range, or :class:`InvalidNotation` naming the range."""
@@ -138,21 +138,21 @@ class Game(ABC):
 
     # -- JSON round trips -------------------------------------------------------------------------
 
+    @abstractmethod
     def state_from_json(self, obj: object) -> State:
         """The state that ``State.to_json`` wrote: equal JSON, and it plays on exactly alike.
 
         Raises:
             InvalidRecord: naming the field that is missing or wrong.
         """
-        raise NotImplementedError("state_from_json")  # until every game implements it
 
+    @abstractmethod
     def view_from_json(self, obj: object) -> View:
         """The view that ``View.to_json`` wrote: an equal view.
 
         Raises:
             InvalidRecord: naming the field that is missing or wrong.
         """
-        raise NotImplementedError("view_from_json")  # until every game implements it
 
     def upgrade_record_actions(
         self, actions: tuple[str, ...]

@@ -8,8 +8,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from parlour.core.game import JSON, Action, Event, Game, GameInfo, Outcome, State, View, seat_name
-from parlour.errors import InvalidNotation
+from parlour.core.game import (
+    FORMAT,
+    JSON,
+    Action,
+    Event,
+    Game,
+    GameInfo,
+    Outcome,
+    State,
+    View,
+    seat_name,
+)
+from parlour.core.record import check_format
+from parlour.errors import InvalidNotation, InvalidRecord
 
 GOAL = 7
 
@@ -33,7 +45,13 @@ class RaceView(View):
     to_move: int | None
 
     def to_json(self) -> dict[str, JSON]:
-        return {"seat": self.seat, "count": self.count, "to_move": self.to_move}
+        return {
+            "format": FORMAT,
+            "seat": self.seat,
+            "players": self.players,
+            "count": self.count,
+            "to_move": self.to_move,
+        }
 
 
 class RaceState(State):
@@ -95,7 +113,13 @@ class RaceState(State):
         return RaceView(seat, self._players, self._count, self.to_move)
 
     def to_json(self) -> dict[str, JSON]:
-        return {"count": self._count, "to_move": self.to_move}
+        return {
+            "format": FORMAT,
+            "players": self._players,
+            "count": self._count,
+            "mover": self._mover,
+            "winner": self._winner,
+        }
 
     def hidden_from(self, seat: int | None) -> frozenset[str]:
         return frozenset()
@@ -129,6 +153,38 @@ class RaceGame(Game):
         assert isinstance(view, RaceView)
         assert view.to_move is not None
         return RaceState(view.players, view.count, view.to_move, None)
+
+    def action_id(self, action: Action) -> int:
+        if not isinstance(action, Add) or action not in ADDS:
+            raise InvalidNotation(f"{action!r} is not a move of Race to Seven")
+        return action.amount - 1
+
+    def action_from_id(self, action_id: int) -> Action:
+        return ADDS[self._check_action_id(action_id)]
+
+    def state_from_json(self, obj: object) -> RaceState:
+        data = check_format(obj, "Race to Seven state")
+        fields = [data.get(k) for k in ("players", "count", "mover")]
+        winner = data.get("winner")
+        if not all(isinstance(v, int) for v in fields) or not (
+            winner is None or isinstance(winner, int)
+        ):
+            raise InvalidRecord("a Race to Seven state has whole numbers players, count, mover")
+        players, count, mover = (int(v) for v in fields if isinstance(v, int))
+        return RaceState(self.check_players(players), count, mover, winner)
+
+    def view_from_json(self, obj: object) -> RaceView:
+        data = check_format(obj, "Race to Seven view")
+        seat, players, count, to_move = (
+            data.get(k) for k in ("seat", "players", "count", "to_move")
+        )
+        if not (isinstance(players, int) and isinstance(count, int)):
+            raise InvalidRecord("a Race to Seven view has whole numbers players and count")
+        if not (seat is None or isinstance(seat, int)) or not (
+            to_move is None or isinstance(to_move, int)
+        ):
+            raise InvalidRecord("a Race to Seven view's seat and to_move are seats or null")
+        return RaceView(seat, players, count, to_move)
 
 
 RaceState.game = RaceGame()
