@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from parlour.games.beggar._engine import CAPTURE, NO_LIMIT, hands_into, load, scratch, trick, turn
+from parlour.games.beggar._engine import CAPTURE, hands_into, load, play_trick, scratch, turn
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -171,9 +171,7 @@ def extend_deal(
     lead = 0
     count = 0
     while count < max_tricks:
-        outcome, lead, _, _, cards, _ = trick(
-            2, CAPTURE, w8, w64, 0, 2, lead, cards, NO_LIMIT, False
-        )
+        outcome, lead, _, _, cards = play_trick(2, CAPTURE, w8, w64, 0, 2, lead, cards)
         if outcome != 0:
             break
         hands_into(w8, w64, 2, starts[count], sizes[count])
@@ -183,9 +181,7 @@ def extend_deal(
     if count == max_tricks:
         # The game goes on past the boundaries unplayed from: its length is still to come.
         while True:
-            outcome, lead, _, _, cards, _ = trick(
-                2, CAPTURE, w8, w64, 0, 2, lead, cards, NO_LIMIT, False
-            )
+            outcome, lead, _, _, cards = play_trick(2, CAPTURE, w8, w64, 0, 2, lead, cards)
             if outcome != 0:
                 break
             if cards > 1 << 24:

@@ -7,23 +7,19 @@ capturing the pile (M2) appends at the tail and turning a card advances the head
 allocated per deal. Every function here mirrors a step of ``rules.py`` so that the figures agree
 with it deal by deal (M1-M11); ``tests/games/beggar/test_fast.py`` checks that they do.
 
-One trick rule, :func:`turn`, says what each card turned does (M1, M2); :func:`trick` plays a
-whole trick with it for any number of players, and serves play (:func:`play_game`), the search
-strategies (through :func:`play_game`) and backward search (:mod:`._backward`, which also
-follows the tricks it unplays through :func:`turn`). Only the two-player bit-plane path
-(:mod:`._bits`) has a trick of its own: it turns a run of number cards in one step.
+One trick rule, :func:`turn` (what a card turned does, M1, M2), and one trick for any number of
+players, :func:`trick`, serve play and search (:func:`play_game`) and backward play
+(:mod:`._backward`, which also checks the tricks it unplays with :func:`turn`). Only the
+two-player bit planes (:mod:`._bits`) have a trick of their own: a run of cards in one step.
 
-Speed: a deal's whole state lives in two flat scratch arrays (``w8`` for cards, ``w64`` for
-counters), and the per-trick and per-card steps are inlined into :func:`play_game`, so the hot
-loop makes no calls. Every array a numba call passes costs two atomic reference-count updates,
-which used to outweigh the play itself. Who is out (M5) is a bit mask in a register.
+Speed: a deal's state lives in two flat scratch arrays (``w8`` cards, ``w64`` counters) and the
+trick is inlined into :func:`play_game`: every array a numba call passes costs two atomic
+reference counts, which used to outweigh the play. Who is out (M5) is a bit mask.
 
 Loop detection (M10) uses Brent's cycle finder on trick-boundary positions: one saved position
 and one comparison per trick, which fails on the hand sizes almost always. When it finds a cycle
 of ``lam`` tricks, the deal is replayed to find where the cycle starts, so the figures are those
 of the first repeat, exactly as ``rules.py`` reports them.
-
-The kernels are typed for numba only; :mod:`.fast` is the typed Python API.
 """
 
 from __future__ import annotations
@@ -48,15 +44,13 @@ _T_CAPTURE = 0
 _T_WIN = 1
 _T_LIMIT = 2
 
-# Layout of the two scratch arrays of a deal in play (made by scratch()). Two flat arrays, so
-# that handing a deal's state to the kernel costs two reference counts, not one per part.
+# The two scratch arrays of a deal in play (scratch()): a call that takes them counts two refs.
 # w8 (int8): the hands' ring buffers (seat s at s * 64), the pile, the kept M10 position.
 _PILE = 4 * _RING
 _SNAP = _PILE + _RING
 _W8 = _SNAP + 52
-# w64 (int64): the heads and tails of the rings, the kept position's lead and hand sizes, and
-# what was seen when the card limit was reached (M11): whether it was, the cards and tricks
-# played by then and the cards each seat held.
+# w64 (int64): heads and tails of the rings, the kept position's lead and hand sizes, and when
+# the card limit was reached (M11): whether it was, cards and tricks by then, cards each held.
 _HD = 0
 _TL = 4
 _KEPT = 8
@@ -86,8 +80,7 @@ def load(deal: np.ndarray, sizes: np.ndarray, n: int, w8: np.ndarray, w64: np.nd
 
 @njit(cache=True, nogil=True, inline="always")
 def _ix(i: int) -> np.uint64:
-    """An array index that numba knows is not negative, so that it spares the hot loops the
-    wraparound of negative indices (a compare and a select at every access)."""
+    """An index numba knows is not negative: no wraparound (compare, select) at each access."""
     return np.uint64(i)
 
 
@@ -103,12 +96,11 @@ def _next_seat(outs: int, n: int, seat: int) -> int:
 
 @njit(cache=True, nogil=True, inline="always")
 def turn(n: int, outs: int, p: int, c: int, owed: int, court: int) -> tuple[int, int, int, bool]:
-    """The one trick rule of the kernel (M1, M2, M5): seat ``p`` has turned card ``c`` in a
-    trick where ``owed`` cards are still due to the court card that seat ``court`` played (0
-    when none is). Returns ``(p, owed, court, captured)``: the seat to turn the next card,
-    what is then owed to whom, and whether the payment is complete, so that ``court`` takes
-    the pile (M2). Play (:func:`trick`), search and backward search all follow a trick card by
-    card through this function; whether the seat due holds a card is theirs to check (M3)."""
+    """The kernel's one trick rule (M1, M2, M5): seat ``p`` turned card ``c`` while ``owed``
+    cards were due to seat ``court``'s court card (0: none). Returns ``(p, owed, court,
+    captured)``: the seat to turn next, what is then owed to whom, and whether the payment is
+    complete (``court`` takes the pile, M2). Whether the seat due holds a card (M3) is the
+    caller's to check."""
     if c != 0:
         # M1: a court card demands 1-4 cards of the next player, ending any payment.
         return (p ^ 1 if n == 2 else _next_seat(outs, n, p)), c, p, False
@@ -141,10 +133,8 @@ def trick(
     next), a win (``seat`` wins; the last pile counts as a trick, M6/M8) or the card limit
     (M11, when ``stop``); ``outs`` is the bit mask of the seats that are out. The limit is
     checked before a card is placed, after everything the previous card settled; once
-    reached, the cards held are recorded in ``w64`` and it comes back as ``NO_LIMIT``.
-
-    No helper that takes an array is called in here: numba counts references to the arrays
-    of a nested inlined call, which would cost more than the trick."""
+    reached, the cards held are recorded in ``w64`` and it comes back as ``NO_LIMIT``. No
+    helper here takes an array: numba would count references to it at every card."""
     outcome = _T_CAPTURE
     p = lead
     owed = 0
@@ -219,6 +209,19 @@ def hands_into(w8: np.ndarray, w64: np.ndarray, n: int, out: np.ndarray, sizes: 
         off += k
 
 
+@njit(cache=True, nogil=True)
+def play_trick(
+    n: int, mode: int, w8: np.ndarray, w64: np.ndarray, outs: int, n_in: int, lead: int, cards: int
+) -> tuple[int, int, int, int, int]:
+    """:func:`trick` without a card limit, called rather than inlined: for the paths that play
+    few tricks (where a loop starts, M10; backward play), so that it is compiled once for them.
+    Returns ``(outcome, seat, outs, players_in, cards)``."""
+    outcome, seat, outs, n_in, cards, _ = trick(
+        n, mode, w8, w64, outs, n_in, lead, cards, NO_LIMIT, False
+    )
+    return outcome, seat, outs, n_in, cards
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _keep(
     w8: np.ndarray, w64: np.ndarray, n: int, lead: int, k8: np.ndarray, k64: np.ndarray
@@ -278,19 +281,19 @@ def loop_start(
     cards_a = 0
     cards_b = 0
     for _ in range(lam):
-        _, lead_b, outs_b, in_b, cards_b, _ = trick(
-            n, mode, b8, b64, outs_b, in_b, lead_b, cards_b, NO_LIMIT, False
+        _, lead_b, outs_b, in_b, cards_b = play_trick(
+            n, mode, b8, b64, outs_b, in_b, lead_b, cards_b
         )
     mu = 0
     while True:
         _keep(a8, a64, n, lead_a, b8, b64)
         if _same(b8, b64, n, lead_b):
             return mu, cards_a, cards_b
-        _, lead_a, outs_a, in_a, cards_a, _ = trick(
-            n, mode, a8, a64, outs_a, in_a, lead_a, cards_a, NO_LIMIT, False
+        _, lead_a, outs_a, in_a, cards_a = play_trick(
+            n, mode, a8, a64, outs_a, in_a, lead_a, cards_a
         )
-        _, lead_b, outs_b, in_b, cards_b, _ = trick(
-            n, mode, b8, b64, outs_b, in_b, lead_b, cards_b, NO_LIMIT, False
+        _, lead_b, outs_b, in_b, cards_b = play_trick(
+            n, mode, b8, b64, outs_b, in_b, lead_b, cards_b
         )
         mu += 1
 
