@@ -27,12 +27,21 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeAlias
 
 import numpy as np
 
 from parlour.core.rng import check_seed
 from parlour.errors import InvalidOption
-from parlour.games.beggar import BeggarGame, BeggarOptions, UnpaidPenalty, _backward, _batch, _cache
+from parlour.games.beggar import (
+    BeggarGame,
+    BeggarOptions,
+    UnpaidPenalty,
+    _backward,
+    _batch,
+    _cache,
+    deal_sizes,
+)
 from parlour.games.beggar._arrays import (
     LOOP_SCORE,
     RESULTS,
@@ -43,7 +52,6 @@ from parlour.games.beggar._arrays import (
     format_classes,
 )
 from parlour.games.beggar._engine import CAPTURE, NEXT_PLAYER, NO_LIMIT
-from parlour.games.beggar.notation import deal_sizes
 
 __all__ = [
     "CHUNK",
@@ -69,14 +77,15 @@ CHUNK = 1 << 15
 
 _GAME = BeggarGame()
 
-Options = Mapping[str, object] | BeggarOptions | None
+Options: TypeAlias = Mapping[str, object] | BeggarOptions | None
 """Game options as ``BeggarGame().new`` takes them (``unpaid_penalty``, M4; ``card_limit``,
 M11), or already typed."""
 Progress = Callable[[int], None]
 
 
 def _cache_folder() -> Path | None:
-    """numba's cache folder of the kernel modules, or None when it keeps no cache."""
+    """numba's cache folder of the kernel modules, or None when it keeps no cache (or a
+    numba version no longer names it where this looks: then nothing is refreshed)."""
     path = getattr(getattr(_batch.play_batch, "_cache", None), "_cache_path", None)
     return Path(path) if isinstance(path, str) else None
 
