@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from parlour.games.beggar.fast import check_workers
+from parlour.errors import InvalidOption
 
 __all__ = ["resolve_workers"]
 
@@ -13,6 +13,10 @@ def resolve_workers(workers: int | None) -> int:
     """``workers`` checked, or the machine's cores for ``None``.
 
     Raises:
-        InvalidOption: workers below 1.
+        InvalidOption: workers not a whole number of at least 1.
     """
-    return os.cpu_count() or 1 if workers is None else check_workers(workers)
+    if workers is None:
+        return os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InvalidOption(f"workers must be a whole number of at least 1, got {workers!r}")
+    return workers

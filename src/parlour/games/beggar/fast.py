@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TypeAlias
 
 import numpy as np
@@ -39,7 +38,10 @@ from parlour.games.beggar import (
     UnpaidPenalty,
     _backward,
     _batch,
+    _bits,
     _cache,
+    _engine,
+    _random,
     deal_sizes,
 )
 from parlour.games.beggar._arrays import (
@@ -83,14 +85,8 @@ M11), or already typed."""
 Progress = Callable[[int], None]
 
 
-def _cache_folder() -> Path | None:
-    """numba's cache folder of the kernel modules, or None when it keeps no cache (or a
-    numba version no longer names it where this looks: then nothing is refreshed)."""
-    path = getattr(getattr(_batch.play_batch, "_cache", None), "_cache_path", None)
-    return Path(path) if isinstance(path, str) else None
-
-
-_cache.refresh(_cache_folder())
+# Every kernel function's cache is checked against the whole kernel (see _cache).
+_cache.share_stamp((_random, _engine, _bits, _batch, _backward))
 
 
 def random_deals(players: int, count: int, seed: int, *, start: int = 0) -> DealArray:
