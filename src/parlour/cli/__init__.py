@@ -2,7 +2,7 @@
 
 Every command has ``--json`` for machines. Bad input ends with one line on standard error naming
 the problem and exit status 2, never a traceback. One module a group of commands: ``general``
-(games, replay, arena), ``play``, ``beggar``; ``common`` holds what they share.
+(games, replay, arena, schema), ``play``, ``beggar``; ``common`` holds what they share.
 """
 
 from __future__ import annotations

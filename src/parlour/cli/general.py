@@ -1,10 +1,11 @@
-"""``parlour games``, ``parlour replay`` and ``parlour arena``."""
+"""``parlour games``, ``parlour replay``, ``parlour arena`` and ``parlour schema``."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import textwrap
 from pathlib import Path
 
 from rich.console import Console
@@ -23,6 +24,7 @@ from parlour.cli.common import (
 )
 from parlour.core.game import JSON
 from parlour.core.options import parse_option_pairs
+from parlour.core.schema import schema, schema_name, schema_names
 from parlour.games import GAMES, find_game, replay_json
 
 # -- parlour games ----------------------------------------------------------------------------
@@ -186,6 +188,28 @@ def _save_arena(folder: str, report: object, figures: dict[str, JSON]) -> None:
         raise CommandError(f"cannot write {folder}: {err.strerror}") from None
 
 
+# -- parlour schema ---------------------------------------------------------------------------
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    games = tuple(GAMES.values())
+    if args.name is not None and args.list:
+        raise CommandError("give a schema NAME or --list, not both")
+    if args.name is None:
+        listing = [
+            {"name": n, "title": schema(n, games).get("title", "")} for n in schema_names(games)
+        ]
+        if args.json:
+            print_json(listing, compact=True)
+            return 0
+        width = max(len(item["name"]) for item in listing)
+        for item in listing:
+            print(f"{item['name']:<{width}}  {item['title']}")
+        return 0
+    print_json(schema(schema_name(args.name, games), games), compact=args.json)
+    return 0
+
+
 def register(
     sub: argparse._SubParsersAction[Parser],
     formatter: type[argparse.HelpFormatter],
@@ -200,6 +224,25 @@ def register(
     p.add_argument("--view", metavar="SEAT", help="print seat SEAT's view (0 is Player 1)")
     p.add_argument("--json", action="store_true", help="print compact JSON on one line")
     p.set_defaults(func=_cmd_replay)
+
+    names = schema_names(tuple(GAMES.values()))
+    p = sub.add_parser(
+        "schema",
+        help="print the JSON Schema of a document Parlour reads or writes",
+        description=textwrap.fill(
+            "Print one of the JSON Schemas (draft 2020-12) that ship with Parlour: records, "
+            "replay output and log entries, and each game's state, view and action "
+            "(<game>-state, <game>-view, <game>-action; an action's integer form is its "
+            "$defs/id). A game's other names work too: game-of-death-view is death-view. With "
+            "no NAME, list the schemas.",
+            78,
+        ),
+        formatter_class=formatter,
+    )
+    p.add_argument("name", nargs="?", metavar="NAME", help=f"one of {', '.join(names)}")
+    p.add_argument("--list", action="store_true", help="list the schemas' names and titles")
+    p.add_argument("--json", action="store_true", help="print compact JSON on one line")
+    p.set_defaults(func=_cmd_schema)
 
     p = sub.add_parser(
         "arena",

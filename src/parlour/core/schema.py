@@ -1,8 +1,11 @@
-"""The JSON Schema files that ship with Parlour, found by name.
+"""The JSON Schema files (draft 2020-12) that ship with Parlour, found by name.
 
-Core documents (``record``, ``log``) live in ``parlour/core/schemas/``; each game ships the
-schemas of its own documents in ``parlour/games/<name>/schemas/`` (``state``, ``view``,
-``action``), named ``<game>-<document>`` (``beor-view``). ``parlour schema NAME`` prints one.
+Core documents live in ``parlour/core/schemas/``: ``record`` (a game record), ``log`` (a seat's
+log entries) and ``replay`` (what ``parlour replay`` prints). Each game ships the schemas of its
+own documents in ``parlour/games/<name>/schemas/``, named ``<game>-<document>``: ``state``,
+``view``, ``action`` (the notation; ``$defs/id`` the integer form) and any others it has
+(``death-table-entry``). A game's aliases name its schemas too: ``game-of-death-view`` is
+``death-view``. ``parlour schema NAME`` prints one.
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ from importlib.resources.abc import Traversable
 from parlour.core.game import JSON, Game
 from parlour.errors import InvalidOption
 
-__all__ = ["schema", "schema_names"]
+__all__ = ["schema", "schema_name", "schema_names"]
 
-_CORE = ("record", "log")
+_CORE = ("record", "log", "replay")
 
 
 def _folder(game: Game) -> Traversable:
@@ -42,14 +45,38 @@ def schema_names(games: tuple[Game, ...]) -> tuple[str, ...]:
     return tuple(_files(games))
 
 
-def schema(name: str, games: tuple[Game, ...]) -> JSON:
-    """The schema called ``name`` as parsed JSON.
+def _resolve(key: str, files: dict[str, Traversable], games: tuple[Game, ...]) -> str | None:
+    """The schema name ``key`` stands for: itself, or a game's alias followed by a document
+    (``game-of-death-view``, ``bmn-state``)."""
+    if key in files:
+        return key
+    for game in games:
+        for alias in game.info.names:
+            if key.startswith(f"{alias}-"):
+                name = f"{game.info.name}-{key.removeprefix(f'{alias}-')}"
+                if name in files:
+                    return name
+    return None
+
+
+def schema_name(name: str, games: tuple[Game, ...]) -> str:
+    """The schema name that ``name`` (any case, a game alias allowed) stands for.
 
     Raises:
         InvalidOption: no schema has that name; the message lists them.
     """
     files = _files(games)
-    key = name.strip().lower()
-    if key not in files:
+    found = _resolve(name.strip().lower(), files, games) if isinstance(name, str) else None
+    if found is None:
         raise InvalidOption(f"unknown schema {name!r}; the schemas are: {', '.join(files)}")
-    return json.loads(files[key].read_text(encoding="utf-8"))
+    return found
+
+
+def schema(name: str, games: tuple[Game, ...]) -> JSON:
+    """The schema called ``name`` (as :func:`schema_name` reads it) as parsed JSON.
+
+    Raises:
+        InvalidOption: no schema has that name; the message lists them.
+    """
+    files = _files(games)
+    return json.loads(files[schema_name(name, games)].read_text(encoding="utf-8"))
