@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parlour.cli import main
+from parlour.games import GAMES
 
 EXAMPLE = "--Q-K--K-AQ-------J--A-J--/------Q-----JA---AKQ---K-J"
 NEVER_ENDING = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
@@ -86,7 +87,7 @@ class TestGameNames:
         self, capsys: pytest.CaptureFixture[str], argv: list[str]
     ) -> None:
         code, out, err = run(capsys, *argv)
-        assert_one_line_error(code, out, err, "unknown game", "beggar, beor, death")
+        assert_one_line_error(code, out, err, "unknown game", ", ".join(GAMES))
         assert "record" not in err
 
     def test_a_record_of_an_unknown_game(

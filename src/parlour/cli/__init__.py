@@ -15,16 +15,22 @@ from collections.abc import Callable, Sequence
 from parlour.cli import beggar, general, play
 from parlour.cli.common import CommandError, Parser
 from parlour.errors import ParlourError
+from parlour.games import GAMES
 
 __all__ = ["main"]
+
+
+def _titles() -> str:
+    """The games' titles as a list in words, from the registry."""
+    titles = [g.info.title for g in GAMES.values()]
+    return ", ".join(titles[:-1]) + f" and {titles[-1]}" if len(titles) > 1 else titles[0]
 
 
 def _build_parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = Parser(
         prog="parlour",
-        description="Play, simulate and analyse BEOR, Beggar-My-Neighbour and Becker's Game of "
-        "Death.",
+        description=f"Play, simulate and analyse {_titles()}.",
         formatter_class=formatter,
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

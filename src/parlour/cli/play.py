@@ -201,7 +201,7 @@ def _watch_own_way(
         game.name,
         len(seats),
         seed,
-        {k: v for k, v in options_json(game, start, options).items() if v is not None},
+        {k: v for k, v in options_json(game, options).items() if v is not None},
         args.deal,
         watched.actions,
         tuple(seat.spec for seat in seats),

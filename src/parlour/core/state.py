@@ -54,6 +54,11 @@ class Outcome:
     scores: tuple[int, ...]
     details: Mapping[str, JSON] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        clash = sorted(set(self.details) & {"result", "winners", "ranks", "returns", "scores"})
+        if clash:
+            raise ValueError(f"an outcome's details may not be named {clash[0]!r}")
+
     def to_json(self) -> dict[str, JSON]:
         return {
             "result": self.result,

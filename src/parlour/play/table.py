@@ -102,15 +102,16 @@ def parse_seat_flags(flags: Sequence[str], players: int, default: Sequence[str])
     return tuple(specs)
 
 
-def options_json(game: Game, state: State, given: Mapping[str, object]) -> dict[str, object]:
-    """A game's options as a record holds them, defaults filled in: from ``state`` when it
-    tells its typed options, else as ``game`` validates ``given``."""
-    options = getattr(state, "options", None)
-    to_json = getattr(options, "to_json", None)
-    if callable(to_json):
-        typed: dict[str, object] = to_json()
-        return typed
-    return dict(game.options(given))
+def options_json(game: Game, given: Mapping[str, object]) -> dict[str, object]:
+    """A game's options as a record holds them, defaults filled in (lists for player lists).
+
+    Raises:
+        InvalidOption: naming the option that ``game`` refuses.
+    """
+    return {
+        name: list(value) if isinstance(value, tuple) else value
+        for name, value in game.options(given).items()
+    }
 
 
 class Table:
@@ -286,7 +287,7 @@ class Table:
 
     def state_options(self) -> dict[str, object]:
         """The game's options as JSON, defaults filled in (:func:`options_json`)."""
-        return options_json(self.game, self.states[0], self.options)
+        return options_json(self.game, self.options)
 
     @classmethod
     def from_record(cls, record: Record, seat_flags: Sequence[str] = ()) -> Table:
