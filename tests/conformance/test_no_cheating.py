@@ -38,7 +38,6 @@ def _two_worlds(p: Playout, index: int, seat: int) -> tuple[State, State] | None
 
 @pytest.mark.parametrize("case", DECIDING, ids=case_id)
 def test_agents_choose_alike_in_worlds_the_seat_cannot_tell_apart(case: Case) -> None:
-    compared = 0
     for p in playouts(case):
         for i in spread(len(p.states) - 1, 4):
             mover = p.states[i].to_move
@@ -64,9 +63,6 @@ def test_agents_choose_alike_in_worlds_the_seat_cannot_tell_apart(case: Case) ->
                 ]
                 assert choices[0] == choices[1], f"{p.where(i)}: {spec} told the worlds apart"
                 assert choices[0] in legal
-            compared += 1
-    if not compared:
-        pytest.skip("the seat to move knows every hand: there are no two worlds to compare")
 
 
 def _check_holds_nothing_hidden(view: View, hidden: frozenset[str], where: str) -> None:

@@ -58,6 +58,7 @@ def play_to_the_end(child: pexpect.spawn[str], answers: tuple[str, str, str]) ->
     return "".join(seen)
 
 
+@pytest.mark.slow
 class TestWholeGames:
     def test_beor_against_a_bot(self, tmp_path: Path) -> None:
         child = spawn("beor", "--seed", "3", "--seat", "2=random", cwd=tmp_path)

@@ -70,6 +70,7 @@ def mismatches(deals: list[str], options: dict[str, Any], results: FastResults) 
     return bad
 
 
+@pytest.mark.slow
 class TestWorkedExamples:
     @pytest.mark.parametrize(("deal", "mode", "winner", "cards", "tricks"), WORKED_EXAMPLES)
     @pytest.mark.parametrize("bits", [True, False])
@@ -99,6 +100,7 @@ class TestWorkedExamples:
         assert (past.summary(0)["result"], past.summary(0)["winners"]) == ("win", [winner])
 
 
+@pytest.mark.slow
 class TestAgreement:
     @pytest.mark.parametrize("mode", MODES)
     @pytest.mark.parametrize("players", [2, 3, 4])

@@ -13,6 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -227,6 +228,7 @@ OPTIONS = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 class TestProperties:
     @settings(max_examples=60)
     @given(
