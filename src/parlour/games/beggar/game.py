@@ -10,9 +10,9 @@ from typing import ClassVar
 from parlour.core.game import JSON, Action, Game, GameInfo, View
 from parlour.core.rng import check_seed, make_rng
 from parlour.errors import InvalidNotation
-from parlour.games.beggar.reading import read_state, read_view
 from parlour.games.beggar.notation import MAX_PLAYERS, MIN_PLAYERS, parse_deal, random_deal
 from parlour.games.beggar.options import OPTION_SPECS, BeggarOptions, typed_options
+from parlour.games.beggar.reading import read_state, read_view
 from parlour.games.beggar.rules import PLAY, BeggarState, Play
 from parlour.games.beggar.sample import sample
 from parlour.games.beggar.view import BeggarView
