@@ -2,7 +2,7 @@
 
 One module a seam: :mod:`.options`, :mod:`.notation`, :mod:`.events`, :mod:`.history` (the loop
 history of M10), :mod:`.turn` (one action, a method per ruling), :mod:`.rules` (the state),
-:mod:`.view`, :mod:`.sample`, :mod:`.codec` (JSON read back), :mod:`.game`, :mod:`.play`; the
+:mod:`.view`, :mod:`.sample`, :mod:`.reading` (JSON read back), :mod:`.game`, :mod:`.play`; the
 compiled kernel's public face is :mod:`.fast`.
 """
 

@@ -90,7 +90,7 @@ class BeggarGame(Game):
         return PLAY
 
     def state_from_json(self, obj: object) -> BeggarState:
-        """The state ``BeggarState.to_json`` wrote (:func:`.codec.read_state`); it plays on
+        """The state ``BeggarState.to_json`` wrote (:func:`.reading.read_state`); it plays on
         exactly alike, loops (M10) included.
 
         Raises:
@@ -99,7 +99,7 @@ class BeggarGame(Game):
         return read_state(obj)
 
     def view_from_json(self, obj: object) -> BeggarView:
-        """The view ``BeggarView.to_json`` wrote (:func:`.codec.read_view`).
+        """The view ``BeggarView.to_json`` wrote (:func:`.reading.read_view`).
 
         Raises:
             InvalidRecord: naming the field that is missing or wrong.
