@@ -95,7 +95,9 @@ class State(ABC):
 
     game: ClassVar[Game]
     _parent: State
-    _step: Step
+    # How this state was made: (kind, seat, action or entry text, log index), a plain tuple
+    # because it is made on every step of every search; :attr:`step` makes the Step from it.
+    _step: tuple[str, int | None, object, int]
     _entries: dict[int | None, LogEntry]
 
     @property
@@ -229,7 +231,11 @@ class State(ABC):
             raise IllegalAction(self._refusal(str(action)))
         nxt = self._apply(action)
         nxt._parent = self
-        nxt._step = Step("action", mover, str(action), self.log_length())
+        try:
+            index = self._step[3] + 1
+        except AttributeError:
+            index = 1
+        nxt._step = ("action", mover, action, index)
         return nxt
 
     def apply_id(self, action_id: int, *, seat: int | None = None) -> Self:
@@ -254,7 +260,7 @@ class State(ABC):
             self._check_seat(voter)
         canonical, nxt = self._table_entry(text.strip(), by, voters)
         nxt._parent = self
-        nxt._step = Step("table", by, canonical, self.log_length())
+        nxt._step = ("table", by, canonical, self.log_length())
         return nxt
 
     def _table_entry(self, text: str, by: int | None, votes: frozenset[int]) -> tuple[str, Self]:
@@ -268,9 +274,10 @@ class State(ABC):
     def step(self) -> Step | None:
         """The step that made this state from the one before it; ``None`` at the start."""
         try:
-            return self._step
+            kind, seat, made_by, index = self._step
         except AttributeError:
             return None
+        return Step(kind, seat, str(made_by), index)
 
     @property
     def previous(self) -> State | None:
@@ -303,8 +310,10 @@ class State(ABC):
 
     def log_length(self) -> int:
         """How many entries :meth:`log` has: one for the start, one per step since."""
-        step = self.step
-        return 1 if step is None else step.index + 1
+        try:
+            return self._step[3] + 1
+        except AttributeError:
+            return 1
 
     def log(self, seat: int | None, since: int = 0) -> tuple[LogEntry, ...]:
         """Every step so far as ``seat`` may see it (``None``: a spectator), oldest first,
