@@ -14,6 +14,7 @@ import numpy.typing as npt
 
 from parlour.core.game import JSON
 from parlour.errors import InvalidNotation
+from parlour.games.beggar.history import Cycle
 from parlour.games.beggar.notation import MAX_PLAYERS, MIN_PLAYERS, Deal, honour, parse_deal
 
 __all__ = [
@@ -185,16 +186,8 @@ class FastResults:
         tricks = int(self.tricks[index])
         cycle: JSON = None
         if self.result[index] == RESULTS.index("loop"):
-            start_cards = int(self.cycle_start_cards[index])
-            start_tricks = int(self.cycle_start_tricks[index])
-            cycle = {
-                "found_at_cards": cards,
-                "found_at_tricks": tricks,
-                "start_cards": start_cards,
-                "start_tricks": start_tricks,
-                "length_cards": cards - start_cards,
-                "length_tricks": tricks - start_tricks,
-            }
+            start = (int(self.cycle_start_cards[index]), int(self.cycle_start_tricks[index]))
+            cycle = Cycle(cards, tricks, *start).to_json()
         return {
             "result": RESULTS[int(self.result[index])],
             "winners": list(self.winners_of(index)),
