@@ -1,0 +1,238 @@
+"""Where rooms live: every room, seat and room event is committed here before the server
+acknowledges or broadcasts it (the online rooms' persistence guarantee).
+
+A room is a row (:class:`RoomRow`: game, players, options, seats with their kinds, names and
+token hashes) and a contiguous list of events (:class:`EventRow`, versions 0, 1, 2 ...): the
+first deal at version 0, then each action, table entry, proposal, vote and rematch. The server
+rebuilds a room by folding its events, so a server killed at any moment and started again on
+the same database resumes every room exactly.
+
+:class:`Store` is the interface; :class:`SqliteStore` (the default, one process, a WAL file) is
+here and the PostgreSQL store, shared by several server processes, is in
+:mod:`parlour.server.pgstore`. ``append`` refuses a version that is already taken, which is how
+two processes acting on one room at once learn that one of them was stale.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["EventRow", "RoomRow", "SeatRow", "SqliteStore", "Store", "open_store"]
+
+Notify = Callable[[str, int], Awaitable[None]]
+"""Called with (room, version) when another process appended an event to a room."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A seat of a room: ``kind`` is ``person`` or a bot's spec; persons have a token whose
+    SHA-256 (never the token) is kept."""
+
+    seat: int
+    kind: str
+    name: str
+    token_hash: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRow:
+    room: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seats: tuple[SeatRow, ...]
+    client: str
+    """The address that created the room (for the cap on open rooms per client)."""
+    created: float
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One room event: ``kind`` is ``deal``, ``action``, ``table``, ``propose``, ``vote`` or
+    ``rematch``; ``data`` its facts (a deal's secret seed among them: events never leave the
+    server as they are); ``client_id`` the id the client gave, so a repeated id is answered
+    again after a restart too."""
+
+    v: int
+    kind: str
+    seat: int | None
+    data: dict[str, Any]
+    client_id: str | None = None
+
+
+def _dumps(obj: object) -> str:
+    return json.dumps(obj, separators=(",", ":"), sort_keys=True, allow_nan=False)
+
+
+class Store(ABC):
+    """The persistence of rooms. Every method commits before it returns."""
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect and create the tables if needed."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def create_room(self, room: RoomRow, first: EventRow) -> None:
+        """Store a new room and its first event (the first deal, version 0)."""
+
+    @abstractmethod
+    async def load_room(self, room: str) -> tuple[RoomRow, list[EventRow]] | None:
+        """The room and all its events in order, or None."""
+
+    @abstractmethod
+    async def append(self, room: str, event: EventRow, *, over: bool | None = None) -> bool:
+        """Store ``event``; False (and nothing stored) when its version is taken already.
+        ``over`` (when given) records whether the room's current game has ended."""
+
+    @abstractmethod
+    async def events_since(self, room: str, v: int) -> list[EventRow]:
+        """The room's events after version ``v``, in order."""
+
+    @abstractmethod
+    async def open_rooms_by(self, client: str) -> int:
+        """How many rooms created by ``client`` have a game still running."""
+
+    async def listen(self, notify: Notify) -> None:  # noqa: B027 - a no-op by default
+        """Have ``notify`` called when another process appends to a room. One process per
+        SQLite file needs nothing."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether other server processes may write to the same rooms."""
+        return False
+
+
+class SqliteStore(Store):
+    """Rooms in one SQLite file in WAL mode, for one server process. Calls are short
+    (one indexed row) and made on the event loop in order, so no lock is needed."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._db: sqlite3.Connection | None = None
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise RuntimeError("the store is not open")
+        return self._db
+
+    async def open(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        # A process killed at any moment loses nothing committed (only a power cut could).
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA busy_timeout=5000")
+        db.executescript(
+            """
+            CREATE TABLE IF NOT EXISTS rooms (
+                room TEXT PRIMARY KEY, game TEXT NOT NULL, players INTEGER NOT NULL,
+                options TEXT NOT NULL, client TEXT NOT NULL, created REAL NOT NULL,
+                over INTEGER NOT NULL DEFAULT 0);
+            CREATE INDEX IF NOT EXISTS rooms_client ON rooms (client, over);
+            CREATE TABLE IF NOT EXISTS seats (
+                room TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL,
+                name TEXT NOT NULL, token_hash BLOB, PRIMARY KEY (room, seat));
+            CREATE TABLE IF NOT EXISTS events (
+                room TEXT NOT NULL, v INTEGER NOT NULL, kind TEXT NOT NULL, seat INTEGER,
+                data TEXT NOT NULL, client_id TEXT, at REAL NOT NULL, PRIMARY KEY (room, v));
+            """
+        )
+        self._db = db
+
+    async def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    async def create_room(self, room: RoomRow, first: EventRow) -> None:
+        db = self.db
+        with db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute(
+                "INSERT INTO rooms (room, game, players, options, client, created) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (room.room, room.game, room.players, _dumps(room.options), room.client,
+                 room.created),
+            )
+            db.executemany(
+                "INSERT INTO seats (room, seat, kind, name, token_hash) VALUES (?, ?, ?, ?, ?)",
+                [(room.room, s.seat, s.kind, s.name, s.token_hash) for s in room.seats],
+            )
+            self._insert(room.room, first)
+
+    def _insert(self, room: str, event: EventRow) -> None:
+        self.db.execute(
+            "INSERT INTO events (room, v, kind, seat, data, client_id, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (room, event.v, event.kind, event.seat, _dumps(event.data), event.client_id,
+             time.time()),
+        )
+
+    async def load_room(self, room: str) -> tuple[RoomRow, list[EventRow]] | None:
+        db = self.db
+        row = db.execute(
+            "SELECT game, players, options, client, created FROM rooms WHERE room = ?", (room,)
+        ).fetchone()
+        if row is None:
+            return None
+        seats = tuple(
+            SeatRow(seat, kind, name, token_hash)
+            for seat, kind, name, token_hash in db.execute(
+                "SELECT seat, kind, name, token_hash FROM seats WHERE room = ? ORDER BY seat",
+                (room,),
+            )
+        )
+        game, players, options, client, created = row
+        return (
+            RoomRow(room, game, players, json.loads(options), seats, client, created),
+            await self.events_since(room, -1),
+        )
+
+    async def append(self, room: str, event: EventRow, *, over: bool | None = None) -> bool:
+        db = self.db
+        try:
+            with db:
+                db.execute("BEGIN IMMEDIATE")
+                self._insert(room, event)
+                if over is not None:
+                    db.execute("UPDATE rooms SET over = ? WHERE room = ?", (int(over), room))
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    async def events_since(self, room: str, v: int) -> list[EventRow]:
+        return [
+            EventRow(ev, kind, seat, json.loads(data), client_id)
+            for ev, kind, seat, data, client_id in self.db.execute(
+                "SELECT v, kind, seat, data, client_id FROM events "
+                "WHERE room = ? AND v > ? ORDER BY v",
+                (room, v),
+            )
+        ]
+
+    async def open_rooms_by(self, client: str) -> int:
+        (count,) = self.db.execute(
+            "SELECT COUNT(*) FROM rooms WHERE client = ? AND over = 0", (client,)
+        ).fetchone()
+        return int(count)
+
+
+def open_store(db: str) -> Store:
+    """The store a ``--db`` value names: ``postgresql://...`` (or ``postgres://``) for a
+    PostgreSQL server, anything else an SQLite file."""
+    if db.startswith(("postgresql://", "postgres://")):
+        from parlour.server.pgstore import PostgresStore
+
+        return PostgresStore(db)
+    return SqliteStore(db)
+
