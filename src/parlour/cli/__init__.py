@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from parlour.cli import beggar, general, play
+from parlour.cli import beggar, general, play, serve
 from parlour.cli.common import CommandError, Parser
 from parlour.errors import ParlourError
 from parlour.games import GAMES
@@ -38,6 +38,7 @@ def _build_parser() -> argparse.ArgumentParser:
     general.register(sub, formatter)
     play.register(sub, formatter)
     beggar.register(sub, formatter)
+    serve.register(sub, formatter)
     return parser
 
 

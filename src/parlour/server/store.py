@@ -161,8 +161,14 @@ class SqliteStore(Store):
             db.execute(
                 "INSERT INTO rooms (room, game, players, options, client, created) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (room.room, room.game, room.players, _dumps(room.options), room.client,
-                 room.created),
+                (
+                    room.room,
+                    room.game,
+                    room.players,
+                    _dumps(room.options),
+                    room.client,
+                    room.created,
+                ),
             )
             db.executemany(
                 "INSERT INTO seats (room, seat, kind, name, token_hash) VALUES (?, ?, ?, ?, ?)",
@@ -174,8 +180,15 @@ class SqliteStore(Store):
         self.db.execute(
             "INSERT INTO events (room, v, kind, seat, data, client_id, at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (room, event.v, event.kind, event.seat, _dumps(event.data), event.client_id,
-             time.time()),
+            (
+                room,
+                event.v,
+                event.kind,
+                event.seat,
+                _dumps(event.data),
+                event.client_id,
+                time.time(),
+            ),
         )
 
     async def load_room(self, room: str) -> tuple[RoomRow, list[EventRow]] | None:
@@ -235,4 +248,3 @@ def open_store(db: str) -> Store:
 
         return PostgresStore(db)
     return SqliteStore(db)
-

@@ -1,0 +1,171 @@
+"""``parlour serve``: the online rooms server (starlette on uvicorn)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import math
+import socket
+import sys
+import textwrap
+from collections.abc import Callable
+
+from parlour.cli.common import CommandError, Parser
+
+__all__ = ["register"]
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 86_400:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 to 86400: {text!r}")
+    return value
+
+
+def _count(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not text.isascii() or not text.strip().isdigit() or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number from {low} to {high}: {text!r}"
+            )
+        return int(text)
+
+    return parse
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as err:
+        raise CommandError(f"--host {host!r} is not an address this machine has: {err}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as err:
+        sock.close()
+        raise CommandError(f"cannot listen on {host} port {port}: {err.strerror}") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from parlour.server.app import create_app
+    from parlour.server.hub import Settings
+    from parlour.server.store import open_store
+
+    if args.db.startswith(("postgresql://", "postgres://")):
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            raise CommandError(
+                "--db postgresql://... needs the PostgreSQL driver: pip install 'parlour[postgres]'"
+            ) from None
+    settings = Settings(
+        takeover=args.takeover,
+        bot_delay=args.bot_delay,
+        bot_workers=args.bot_workers,
+        allow_origins=tuple(args.allow_origin or ()),
+        max_rooms_per_client=args.max_rooms,
+        rate=args.rate,
+        burst=max(10, int(args.rate * 2)),
+    )
+    store = open_store(args.db)
+    sock = _bind(args.host, args.port)
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"Parlour is serving at http://{shown}:{port}/", flush=True)
+    config = uvicorn.Config(
+        create_app(store, settings),
+        log_level="warning" if args.quiet else "info",
+        access_log=not args.quiet,
+        ws_max_size=1 << 20,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        lifespan="on",
+        timeout_graceful_shutdown=3,
+    )
+    server = uvicorn.Server(config)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(server.serve(sockets=[sock]))
+    sys.stderr.write("Parlour has stopped serving.\n")
+    return 0
+
+
+def register(
+    sub: argparse._SubParsersAction[Parser], formatter: type[argparse.HelpFormatter]
+) -> None:
+    """Add the ``serve`` command's parser."""
+    p = sub.add_parser(
+        "serve",
+        help="serve online rooms: friends play together from their own devices",
+        description=textwrap.fill(
+            "Serve online rooms over HTTP and websockets. POST /api/rooms creates a room and "
+            "answers one invite link per person seat; every action is stored before anyone is "
+            "told of it, so a server stopped at any moment resumes every room. Ctrl-C stops.",
+            78,
+        ),
+        epilog="example: parlour serve --port 8000 --db parlour.db",
+        formatter_class=formatter,
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--port", type=_count(0, 65535), default=8000, help="port (default 8000; 0: any)"
+    )
+    p.add_argument(
+        "--db",
+        default="parlour.db",
+        help="SQLite file (default parlour.db) or postgresql://USER@HOST/DB to share rooms "
+        "between several server processes",
+    )
+    p.add_argument(
+        "--takeover",
+        type=_seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="a person away this long is played by the heuristic bot until back (default 60)",
+    )
+    p.add_argument(
+        "--bot-delay",
+        type=_seconds,
+        default=0.6,
+        metavar="SECONDS",
+        help="pause before each bot move so people can follow (default 0.6)",
+    )
+    p.add_argument(
+        "--bot-workers",
+        type=_count(0, 64),
+        default=1,
+        metavar="N",
+        help="worker processes for bot decisions (default 1; 0: a thread)",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        metavar="ORIGIN",
+        help="also accept pages from ORIGIN (https://example.org); repeatable",
+    )
+    p.add_argument(
+        "--max-rooms",
+        type=_count(1, 1_000_000),
+        default=20,
+        metavar="N",
+        help="rooms with a game running that one client address may have (default 20)",
+    )
+    p.add_argument(
+        "--rate",
+        type=_count(1, 100_000),
+        default=20,
+        metavar="N",
+        help="frames a second one socket may send, with bursts of twice that (default 20)",
+    )
+    p.add_argument("--quiet", action="store_true", help="log warnings only, no access log")
+    p.set_defaults(func=_cmd_serve)

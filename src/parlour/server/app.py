@@ -1,0 +1,256 @@
+"""The ASGI app of ``parlour serve`` (starlette): the HTTP API and the websocket route.
+
+- ``POST /api/rooms``: create a room; answers its seats' secret tokens and invite links once.
+- ``GET /api/rooms/ROOM``: the room's public facts.
+- ``GET /api/rooms/ROOM/record[?deal=K]``: a finished deal's record, seed revealed.
+- ``GET /api/games``: the games, their player counts, options and seat kinds.
+- ``/ws/ROOM``: the websocket (:mod:`parlour.server.sockets`).
+
+Errors are ``{"error": {"code", "message"}}`` with a 4xx status.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
+
+from parlour.core.state import seat_name
+from parlour.errors import InvalidOption
+from parlour.games import GAMES, find_game
+from parlour.server.bots import check_kind
+from parlour.server.hub import Hub, Settings
+from parlour.server.protocol import check_name, hash_token, new_token, origin_allowed
+from parlour.server.room import new_deal_event
+from parlour.server.sockets import serve_socket
+from parlour.server.store import RoomRow, SeatRow, Store
+
+__all__ = ["create_app"]
+
+MAX_BODY = 16_384
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def _error(err: ApiError) -> JSONResponse:
+    body = {"error": {"code": err.code, "message": err.message}}
+    return JSONResponse(body, status_code=err.status)
+
+
+def create_app(store: Store, settings: Settings | None = None) -> Starlette:
+    """The server's app over ``store``; the hub starts and stops with the app's lifespan."""
+    hub = Hub(store, settings or Settings())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    async def api(request: Request) -> Response:
+        try:
+            handler = request.scope["endpoint_handler"]
+            response: Response = await handler(hub, request)
+            return response
+        except ApiError as err:
+            return _error(err)
+
+    def route(path: str, handler: Any, methods: list[str]) -> Route:
+        async def endpoint(request: Request) -> Response:
+            request.scope["endpoint_handler"] = handler
+            return await api(request)
+
+        return Route(path, endpoint, methods=methods)
+
+    async def websocket(ws: WebSocket) -> None:
+        await serve_socket(hub, ws)
+
+    app = Starlette(
+        routes=[
+            Route("/", _index, methods=["GET"]),
+            Route("/r/{room}", _index, methods=["GET"]),
+            route("/api/games", _games, ["GET"]),
+            route("/api/rooms", _create, ["POST"]),
+            route("/api/rooms/{room}", _room, ["GET"]),
+            route("/api/rooms/{room}/record", _record, ["GET"]),
+            WebSocketRoute("/ws/{room}", websocket),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    return app
+
+
+async def _index(request: Request) -> Response:
+    return HTMLResponse(
+        "<!doctype html><meta charset=utf-8><title>Parlour</title>"
+        "<p>Parlour's game server. Its HTTP API is under <code>/api</code> "
+        "(<a href=/api/games>/api/games</a>) and rooms are played over <code>/ws/ROOM</code>; "
+        "the README describes the protocol."
+    )
+
+
+async def _games(hub: Hub, request: Request) -> Response:
+    out = []
+    for game in GAMES.values():
+        info = game.info
+        out.append(
+            {
+                "game": info.name,
+                "title": info.title,
+                "min_players": info.min_players,
+                "max_players": info.max_players,
+                "default_players": info.default_players,
+                "options": [
+                    {
+                        "name": o.name,
+                        "kind": o.kind,
+                        "default": o.default,
+                        "choices": list(o.choices),
+                        "minimum": o.minimum,
+                        "nullable": o.nullable,
+                        "ruling": o.ruling,
+                        "help": o.help,
+                    }
+                    for o in info.options
+                ],
+                "seat_kinds": ["person", "bot"]
+                if game.strategy is None
+                else ["person", "random", "heuristic", "ismcts"],
+            }
+        )
+    return JSONResponse({"games": out})
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise ApiError(413, "too_large", f"a request body is at most {MAX_BODY} bytes")
+    try:
+        obj = json.loads(raw, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        raise ApiError(400, "bad_request", "the body is not JSON") from None
+    if not isinstance(obj, dict):
+        raise ApiError(400, "bad_request", "the body is a JSON object")
+    return obj
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _base(request: Request) -> str:
+    return str(request.base_url).rstrip("/")
+
+
+async def _create(hub: Hub, request: Request) -> Response:
+    headers = request.headers
+    if not origin_allowed(headers.get("origin"), headers.get("host"), hub.settings.allow_origins):
+        raise ApiError(403, "forbidden_origin", "this page's origin may not use this server")
+    obj = await _body(request)
+    unknown = sorted(set(obj) - {"game", "players", "options", "seats", "names"})
+    if unknown:
+        raise ApiError(400, "bad_request", f"unknown field {unknown[0][:40]!r}")
+    try:
+        game = find_game(obj.get("game"))  # type: ignore[arg-type]
+        players = obj.get("players", game.info.default_players)
+        players = game.check_players(players)
+        options = obj.get("options") or {}
+        if not isinstance(options, dict):
+            raise InvalidOption("field 'options' is an object of option names and values")
+        options = dict(game.options(options).items())
+        kinds = obj.get("seats")
+        if not isinstance(kinds, list) or len(kinds) != players:
+            raise InvalidOption(f"field 'seats' lists one kind per player ({players})")
+        kinds = [check_kind(game, k, f"seat {i + 1}") for i, k in enumerate(kinds)]
+        names = obj.get("names") or [seat_name(i) for i in range(players)]
+        if not isinstance(names, list) or len(names) != players:
+            raise InvalidOption(f"field 'names' lists one name per player ({players})")
+        names = [check_name(n, f"name {i + 1}") for i, n in enumerate(names)]
+    except (InvalidOption, ValueError) as err:
+        raise ApiError(400, "bad_option", str(err)) from None
+    client = request.client.host if request.client else "unknown"
+    cap = hub.settings.max_rooms_per_client
+    if await hub.store.open_rooms_by(client) >= cap:
+        raise ApiError(429, "too_many_rooms", f"at most {cap} rooms with games running per client")
+    room_id = secrets.token_urlsafe(9)
+    tokens = [new_token() if k == "person" else None for k in kinds]
+    seats = tuple(
+        SeatRow(i, kinds[i], names[i], None if t is None else hash_token(t))
+        for i, t in enumerate(tokens)
+    )
+    row = RoomRow(room_id, game.name, players, options, seats, client, time.time())
+    first = new_deal_event(0, 0)
+    await hub.store.create_room(row, first)
+    base = _base(request)
+    out_seats = []
+    for i, t in enumerate(tokens):
+        entry: dict[str, Any] = {"seat": i, "kind": kinds[i], "name": names[i]}
+        if t is not None:
+            entry["token"] = t
+            entry["link"] = f"{base}/r/{room_id}#t={t}"
+        out_seats.append(entry)
+    room = await hub.room(room_id)
+    assert room is not None
+    body = {
+        "room": room_id,
+        "commitment": first.data["commitment"],
+        "seats": out_seats,
+        "spectate": f"{base}/r/{room_id}",
+    }
+    return JSONResponse(body, status_code=201)
+
+
+async def _loaded(hub: Hub, request: Request) -> Any:
+    room_id = request.path_params["room"]
+    room = await hub.room(room_id)
+    if room is None:
+        raise ApiError(404, "not_found", "no such room")
+    return room
+
+
+async def _room(hub: Hub, request: Request) -> Response:
+    room = await _loaded(hub, request)
+    return JSONResponse(
+        {
+            "room": room.id,
+            "game": room.game.name,
+            "title": room.game.title,
+            "players": room.row.players,
+            "options": room.row.options,
+            "seats": hub.seats(room),
+            "v": room.v,
+            "deal": room.deal.number,
+            "over": room.over,
+            "commitment": room.deal.commitment,
+            "match": room.match(),
+        }
+    )
+
+
+async def _record(hub: Hub, request: Request) -> Response:
+    room = await _loaded(hub, request)
+    wanted = request.query_params.get("deal")
+    number = room.deal.number
+    if wanted is not None:
+        if not wanted.isascii() or not wanted.isdigit() or int(wanted) > number:
+            raise ApiError(400, "bad_request", f"deal is a number from 0 to {number}")
+        number = int(wanted)
+    if not room.deals[number].state.is_over:
+        raise ApiError(409, "not_over", "the record is shown once the game is over")
+    return JSONResponse(room.record(number).to_json())

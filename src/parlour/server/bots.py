@@ -1,0 +1,122 @@
+"""Bots at the server's tables: each decision is made in a worker process from the seat's view
+alone (sent as its JSON, so nothing else can reach the bot), never on the event loop.
+
+Seat kinds: ``person``, or a bot spec as ``parlour play`` takes them (``random``, ``heuristic``,
+``ismcts``, ``ismcts:N``, ``ismcts:Ns``); a game without decisions (Beggar-My-Neighbour) has
+the kind ``bot``, which plays its only move. A person away longer than the takeover time is
+played by the heuristic (:data:`TAKEOVER`) until he is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import multiprocessing
+from functools import cache
+from typing import Any
+
+from parlour.bots import make_agent
+from parlour.core.game import Agent, Game
+from parlour.core.rng import make_rng
+from parlour.errors import InvalidOption
+from parlour.games import find_game
+
+__all__ = ["TAKEOVER", "BotPool", "check_kind"]
+
+TAKEOVER = "heuristic"
+"""Who plays for a person who has been away too long."""
+
+MAX_ITERATIONS = 50_000
+MAX_SECONDS = 10.0
+
+
+def check_kind(game: Game, kind: object, where: str) -> str:
+    """A seat kind for ``game``: ``person`` or a bot this server offers.
+
+    Raises:
+        InvalidOption: naming ``where`` and the kinds offered.
+    """
+    if not isinstance(kind, str):
+        raise InvalidOption(f"{where} must be 'person' or a bot such as 'heuristic'")
+    kind = kind.strip().lower()
+    if kind == "person":
+        return kind
+    if game.strategy is None:
+        if kind == "bot":
+            return kind
+        raise InvalidOption(
+            f"{where}: {game.title} has no decisions, so a seat is 'person' or 'bot', not {kind!r}"
+        )
+    try:
+        agent = make_agent(kind, game)
+    except InvalidOption as err:
+        raise InvalidOption(f"{where}: {err}") from None
+    budget = getattr(agent, "budget", None)
+    iterations = getattr(budget, "iterations", None) or 0
+    seconds = getattr(budget, "seconds", None) or 0.0
+    if iterations > MAX_ITERATIONS or seconds > MAX_SECONDS:
+        raise InvalidOption(
+            f"{where}: a bot at this server thinks for at most {MAX_ITERATIONS} iterations "
+            f"or {MAX_SECONDS:g} seconds a move, got {kind!r}"
+        )
+    return kind
+
+
+@cache
+def _agent(game_name: str, kind: str) -> Agent:
+    return make_agent(kind, find_game(game_name))
+
+
+def decide(
+    game_name: str, kind: str, view_json: dict[str, Any], legal: list[int], seed: int
+) -> int:
+    """One bot decision (run in a worker): the action id ``kind`` chooses from ``view_json``
+    among the ``legal`` action ids."""
+    game = find_game(game_name)
+    actions = tuple(game.action_from_id(i) for i in legal)
+    if kind == "bot" or len(actions) == 1:
+        return legal[0]
+    view = game.view_from_json(view_json)
+    action = _agent(game_name, kind).choose(view, actions, make_rng(seed))
+    return game.action_id(action)
+
+
+def _warm() -> None:
+    """Import the games in a new worker before its first decision."""
+    find_game("beor")
+
+
+class BotPool:
+    """Worker processes for bot decisions (``workers`` 0: a thread, for small machines and
+    tests, which still keeps the event loop free between Python steps)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: concurrent.futures.Executor | None = None
+
+    def _executor(self) -> concurrent.futures.Executor:
+        if self._pool is None:
+            if self.workers <= 0:
+                self._pool = concurrent.futures.ThreadPoolExecutor(1, "parlour-bot")
+            else:
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_warm,
+                )
+        return self._pool
+
+    async def decide(
+        self, game: Game, kind: str, view_json: dict[str, Any], legal: list[int], seed: int
+    ) -> int:
+        if kind == "bot" or len(legal) == 1:
+            return legal[0]
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._executor(), decide, game.name, kind, view_json, legal, seed
+        )
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,336 @@
+"""The rooms a server process holds, their sockets and their bots.
+
+Every change to a room goes through :meth:`Hub.submit` under the room's lock: the event is
+stored first (:mod:`parlour.server.store`), then folded into the room, then each socket of the
+room is sent its own frame. With a shared store (PostgreSQL) another process may have moved a
+room on: a refused append makes the room catch up from the store and the request ``stale``, and
+the store's notifications bring other processes' events to this one's sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.core.rng import derive_seed
+from parlour.games import find_game
+from parlour.server.bots import TAKEOVER, BotPool
+from parlour.server.protocol import Bucket
+from parlour.server.room import Refused, Room
+from parlour.server.store import EventRow, Store
+
+__all__ = ["Conn", "Hub", "Settings"]
+
+log = logging.getLogger("parlour.server")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a server runs (``parlour serve`` options)."""
+
+    takeover: float = 60.0
+    """Seconds a person may be away before the heuristic plays for him."""
+    bot_delay: float = 0.6
+    """Seconds a bot waits before it moves, so people can follow."""
+    bot_workers: int = 1
+    allow_origins: tuple[str, ...] = ()
+    max_rooms_per_client: int = 20
+    rate: float = 20.0
+    burst: int = 40
+    hello_timeout: float = 10.0
+
+
+@dataclass(eq=False)
+class Conn:
+    """One open socket: the seat its hello proved (``None``: a spectator) and what it has been
+    sent of the log."""
+
+    room: str
+    seat: int | None
+    send: Callable[[str | tuple[int, str]], None]
+    bucket: Bucket
+    deal: int = -1
+    sent: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def dumps(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+class Hub:
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.bots = BotPool(settings.bot_workers)
+        self.rooms: dict[str, Room] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.conns: dict[str, set[Conn]] = {}
+        self.away: dict[tuple[str, int], float] = {}
+        self.tasks: dict[str, tuple[int, asyncio.Task[None]]] = {}
+        self.committing: set[str] = set()
+        self.started = time.monotonic()
+
+    async def start(self) -> None:
+        await self.store.open()
+        await self.store.listen(self.on_notify)
+        self.started = time.monotonic()
+
+    async def stop(self) -> None:
+        for _, task in list(self.tasks.values()):
+            task.cancel()
+        for conns in self.conns.values():
+            for conn in conns:
+                conn.send((1001, "the server is stopping"))
+        self.bots.close()
+        await self.store.close()
+
+    def lock(self, room: str) -> asyncio.Lock:
+        return self.locks.setdefault(room, asyncio.Lock())
+
+    # -- loading ---------------------------------------------------------------------------------
+
+    async def room(self, room_id: str) -> Room | None:
+        """The room, folded from the store the first time it is asked for."""
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        async with self.lock(room_id):
+            room = self.rooms.get(room_id)
+            if room is None:
+                loaded = await self.store.load_room(room_id)
+                if loaded is None:
+                    return None
+                row, events = loaded
+                room = Room(row, find_game(row.game))
+                for event in events:
+                    room.fold(event)
+                self.rooms[room_id] = room
+        self.schedule(room)
+        return room
+
+    async def catch_up(self, room: Room) -> None:
+        """Fold what other processes stored since this room's version (lock held)."""
+        for event in await self.store.events_since(room.id, room.v):
+            room.fold(event)
+
+    async def on_notify(self, room_id: str, v: int) -> None:
+        room = self.rooms.get(room_id)
+        if room is None or v <= room.v:
+            return
+        async with self.lock(room_id):
+            before = room.v
+            await self.catch_up(room)
+            if room.v != before:
+                self.broadcast(room)
+        self.schedule(room)
+
+    # -- changes ----------------------------------------------------------------------------------
+
+    async def submit(self, room: Room, event: EventRow) -> bool:
+        """Store ``event``, fold it and send every socket its update (lock held). False: the
+        version was taken by another process; the room has caught up."""
+        over = _ends(room, event)
+        if not await self.store.append(room.id, event, over=over):
+            await self.catch_up(room)
+            self.broadcast(room)
+            return False
+        room.fold(event)
+        self.broadcast(room)
+        return True
+
+    async def request(
+        self, conn: Conn, room: Room, cid: str | None, prepare: Callable[[], EventRow]
+    ) -> dict[str, Any]:
+        """Answer a request from a seat: the first answer again for a repeated id, else
+        prepare, store and fold the event; an ack or a reject."""
+        assert conn.seat is not None
+        async with self.lock(room.id):
+            if cid is not None:
+                answer = room.answer_for(conn.seat, cid)
+                if answer is not None:
+                    return answer
+            try:
+                event = prepare()
+            except Refused as err:
+                answer = reject(cid, err.code, err.message, room.v)
+            else:
+                if await self.submit(room, event):
+                    answer = {"type": "ack", "id": cid, "v": room.v}
+                else:
+                    answer = reject(cid, "stale", "another move came first: resync", room.v)
+            if cid is not None and answer["type"] == "reject":
+                room.remember(conn.seat, cid, answer)
+        self.schedule(room)
+        return answer
+
+    # -- frames -----------------------------------------------------------------------------------
+
+    def seats(self, room: Room) -> list[dict[str, Any]]:
+        present = {c.seat for c in self.conns.get(room.id, ())}
+        out = []
+        for s in room.row.seats:
+            entry: dict[str, Any] = {"seat": s.seat, "kind": s.kind, "name": s.name}
+            if s.kind == "person":
+                entry["connected"] = s.seat in present
+            out.append(entry)
+        return out
+
+    def frame(self, room: Room, conn: Conn, kind: str) -> dict[str, Any]:
+        """What ``conn``'s seat may see now: its view, its legal moves when it is to move, the
+        log entries it has not been sent (all of them in a welcome or a new deal)."""
+        state, deal, seat = room.state, room.deal, conn.seat
+        since = conn.sent if (kind == "update" and conn.deal == deal.number) else 0
+        entries = state.log(seat, since)
+        conn.deal, conn.sent = deal.number, state.log_length()
+        legal = (
+            [str(a) for a in state.legal_actions()]
+            if seat is not None and state.to_move == seat
+            else []
+        )
+        outcome = state.outcome
+        return {
+            "type": kind,
+            "room": room.id,
+            "seat": seat,
+            "v": room.v,
+            "deal": deal.number,
+            "commitment": deal.commitment,
+            "to_move": state.to_move,
+            "view": state.view(seat).to_json(),
+            "legal": legal,
+            "log": [e.to_json() for e in entries],
+            "seats": self.seats(room),
+            "proposals": [
+                {
+                    "proposal": p.id,
+                    "entry": p.entry,
+                    "by": p.by,
+                    "target": p.target,
+                    "yes": sorted(p.yes),
+                    "no": sorted(p.no),
+                }
+                for p in room.proposals.values()
+            ],
+            "rematch": sorted(room.rematch),
+            "match": room.match(),
+            "over": state.is_over,
+            "outcome": None if outcome is None else outcome.to_json(),
+        }
+
+    def broadcast(self, room: Room) -> None:
+        for conn in list(self.conns.get(room.id, ())):
+            conn.send(dumps(self.frame(room, conn, "update")))
+
+    def presence(self, room: Room) -> None:
+        text = dumps({"type": "seats", "v": room.v, "seats": self.seats(room)})
+        for conn in list(self.conns.get(room.id, ())):
+            conn.send(text)
+
+    def join(self, room: Room, conn: Conn) -> None:
+        self.conns.setdefault(room.id, set()).add(conn)
+        conn.send(dumps(self.frame(room, conn, "welcome")))
+        self.presence(room)
+        self.schedule(room)
+
+    def leave(self, room: Room, conn: Conn) -> None:
+        conns = self.conns.get(room.id, set())
+        conns.discard(conn)
+        if conn.seat is not None and all(c.seat != conn.seat for c in conns):
+            self.away[(room.id, conn.seat)] = time.monotonic()
+        self.presence(room)
+        self.schedule(room)
+        if not conns and room.over and room.id not in self.tasks:
+            self.conns.pop(room.id, None)
+            self.rooms.pop(room.id, None)
+
+    def present(self, room_id: str, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns.get(room_id, ()))
+
+    # -- bots ---------------------------------------------------------------------------------
+
+    def schedule(self, room: Room) -> None:
+        """Start the bot that is to move (or the takeover of an absent person), if any. A bot
+        still waiting for an older version is called off, unless it is storing its move."""
+        pending = self.tasks.get(room.id)
+        if pending is not None and not pending[1].done():
+            if pending[0] == room.v or room.id in self.committing:
+                return
+            pending[1].cancel()
+        self.tasks.pop(room.id, None)
+        state = room.state
+        seat = state.to_move
+        if seat is None:
+            return
+        kind = room.kind(seat)
+        delay = self.settings.bot_delay
+        if kind == "person":
+            if self.present(room.id, seat):
+                return
+            gone = self.away.get((room.id, seat), self.started)
+            delay = max(delay, self.settings.takeover - (time.monotonic() - gone))
+            kind = TAKEOVER if room.game.strategy is not None else "bot"
+        task = asyncio.create_task(self._move(room, room.v, seat, kind, delay))
+        self.tasks[room.id] = (room.v, task)
+
+    async def _move(self, room: Room, v: int, seat: int, kind: str, delay: float) -> None:
+        cancelled = False
+        try:
+            await asyncio.sleep(delay)
+            takeover = room.kind(seat) == "person"
+            if room.v != v or (takeover and self.present(room.id, seat)):
+                return
+            state = room.state
+            view = state.view(seat).to_json()
+            legal = list(state.legal_action_ids())
+            seed = derive_seed(room.deal.seed, "bot", v)
+            action_id = await self.bots.decide(room.game, kind, view, legal, seed)
+            text = str(room.game.action_from_id(action_id))
+            async with self.lock(room.id):
+                if room.v != v or (takeover and self.present(room.id, seat)):
+                    return
+                self.committing.add(room.id)
+                try:
+                    event = room.prepare_act(seat, v, text, None)
+                    if takeover:
+                        event.data["takeover"] = True
+                    await self.submit(room, event)
+                finally:
+                    self.committing.discard(room.id)
+        except asyncio.CancelledError:
+            cancelled = True
+            raise
+        except Exception:  # a bot must never take the server down; the room stays as stored
+            cancelled = True  # and it does not try again in a loop
+            log.exception("room %s: the bot for seat %s failed", room.id, seat)
+        finally:
+            current = self.tasks.get(room.id)
+            if current is not None and current[1] is asyncio.current_task():
+                del self.tasks[room.id]
+            if not cancelled:
+                self.schedule(room)
+
+    async def idle(self) -> None:
+        """Wait until no bot is thinking (tests, benchmarks)."""
+        while self.tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.gather(*(t for _, t in self.tasks.values()), return_exceptions=True)
+
+
+def reject(cid: str | None, code: str, message: str, v: int) -> dict[str, Any]:
+    return {"type": "reject", "id": cid, "code": code, "message": message, "v": v}
+
+
+def _ends(room: Room, event: EventRow) -> bool | None:
+    """Whether the game is over after ``event`` (for the store's count of open rooms)."""
+    if event.kind == "action":
+        return room.state.apply(str(event.data["action"]), seat=event.seat).is_over
+    if event.kind == "rematch" and "seed" in event.data:
+        return False
+    return None

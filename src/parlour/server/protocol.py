@@ -1,0 +1,193 @@
+"""The rooms' wire protocol: reading frames from clients safely, and the small security parts
+(tokens, names, origins, rate limits).
+
+Inbound frames are JSON text of at most :data:`MAX_FRAME` bytes; anything else is refused with
+a reject code and, where the socket cannot go on, a close code:
+
+============  ======================================================================
+close code    meaning
+============  ======================================================================
+1003          a binary frame (the protocol is JSON text)
+1008          the first frame was not a hello, or too many refused frames in a row
+1009          a frame over 4 KiB
+4401          the hello's token is not a seat's token in this room
+4403          the page's Origin is not this server's
+4404          no such room
+4408          no hello within the time allowed
+============  ======================================================================
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import time
+import unicodedata
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = [
+    "CLOSE",
+    "MAX_FRAME",
+    "REJECT_CODES",
+    "Bucket",
+    "check_name",
+    "hash_token",
+    "new_token",
+    "parse_frame",
+    "token_matches",
+]
+
+MAX_FRAME = 4096
+"""The largest inbound frame, in bytes of UTF-8."""
+
+REJECT_CODES = (
+    "stale",
+    "not_your_turn",
+    "illegal",
+    "bad_notation",
+    "game_over",
+    "unauthorized",
+    "bad_message",
+    "too_large",
+    "rate_limited",
+)
+
+CLOSE = {
+    "binary": 1003,
+    "policy": 1008,
+    "too_large": 1009,
+    "unauthorized": 4401,
+    "origin": 4403,
+    "no_room": 4404,
+    "timeout": 4408,
+}
+
+NAME_MAX = 24
+
+
+class FrameError(Exception):
+    """A frame the protocol refuses: ``code`` is its reject code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_frame(text: str) -> dict[str, Any]:
+    """A client's text frame as a JSON object with a string ``type``.
+
+    Raises:
+        FrameError: ``too_large`` over :data:`MAX_FRAME` bytes; ``bad_message`` for anything
+            that is not such an object (bad JSON, NaN or Infinity, nesting too deep for the
+            parser, integers too long to read).
+    """
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_FRAME:
+        raise FrameError("too_large", f"a frame is at most {MAX_FRAME} bytes, got {size}")
+    try:
+        obj = json.loads(text, parse_constant=_no_constants)
+    except (ValueError, RecursionError) as err:
+        reason = "nested too deeply" if isinstance(err, RecursionError) else "not JSON"
+        raise FrameError("bad_message", f"the frame is {reason}") from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+        raise FrameError("bad_message", 'a frame is a JSON object with a "type"')
+    return obj
+
+
+def client_id(obj: dict[str, Any]) -> str | None:
+    """The frame's ``id`` as text (a string of at most 64 characters, or a whole number),
+    ``None`` when absent.
+
+    Raises:
+        FrameError: ``bad_message`` for any other id.
+    """
+    value = obj.get("id")
+    if value is None:
+        return None
+    if isinstance(value, str) and 0 < len(value) <= 64:
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53:
+        return str(value)
+    raise FrameError("bad_message", 'field "id" must be a string of 1-64 characters or a number')
+
+
+def whole(obj: dict[str, Any], name: str) -> int:
+    value = obj.get(name)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
+        raise FrameError(
+            "bad_message", f'field "{name}" must be a whole number, got {value!r}'[:200]
+        )
+    return value
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> bytes:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+
+
+def token_matches(token: str, hashes: Iterable[bytes | None]) -> int | None:
+    """The index of the hash that ``token`` has, comparing every one in constant time."""
+    digest = hash_token(token)
+    found = None
+    for index, known in enumerate(hashes):
+        if known is not None and hmac.compare_digest(digest, known) and found is None:
+            found = index
+    return found
+
+
+def check_name(name: object, where: str) -> str:
+    """A player's name: text of 1 to 24 characters, no control or bidi characters.
+
+    Raises:
+        ValueError: naming ``where`` and what is wrong.
+    """
+    if not isinstance(name, str):
+        raise ValueError(f"{where} must be text")
+    name = name.strip()
+    if not 1 <= len(name) <= NAME_MAX:
+        raise ValueError(f"{where} must be 1 to {NAME_MAX} characters long")
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            raise ValueError(f"{where} holds a control or direction character U+{ord(ch):04X}")
+    return name
+
+
+class Bucket:
+    """A token bucket: ``burst`` frames at once, then ``rate`` frames a second."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def origin_allowed(origin: str | None, host: str | None, extra: Iterable[str]) -> bool:
+    """A browser's ``Origin`` must be this server itself (the request's host) or one that
+    ``--allow-origin`` added; clients that send none (not browsers) are let in."""
+    if origin is None:
+        return True
+    allowed = {o.rstrip("/") for o in extra}
+    if host:
+        allowed |= {f"http://{host}", f"https://{host}"}
+    return origin.rstrip("/") in allowed

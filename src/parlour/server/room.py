@@ -1,0 +1,306 @@
+"""A room in memory: its deals, open proposals and rematch requests, rebuilt by folding the
+stored events (:mod:`parlour.server.store`) and advanced only by events that were stored first.
+
+:meth:`Room.prepare` checks a request from a seat against the rules and turns it into the next
+event (or raises :class:`Refused` with the protocol's reject code); the server stores the event,
+then :meth:`Room.fold` applies it; :meth:`Room.frame` makes what one seat (or a spectator) may
+see. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.core.fairness import commitment, draw_seed
+from parlour.core.game import Game, State, seat_name
+from parlour.core.record import Record, TableEntry
+from parlour.errors import GameOver, IllegalAction, InvalidNotation, NotYourTurn, ParlourError
+from parlour.server.store import EventRow, RoomRow
+
+__all__ = ["Deal", "Proposal", "Refused", "Room", "new_deal_event"]
+
+_REMEMBERED_ANSWERS = 512
+"""How many answers to client ids a room keeps per seat beyond its stored acks (rejects)."""
+
+
+class Refused(Exception):
+    """A request the room refuses: ``code`` is the protocol's reject code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Deal:
+    """One deal of the room's match (G12 for the Game of Death: the dealer moves each deal)."""
+
+    number: int
+    seed: int
+    commitment: str
+    state: State
+    actions: list[str] = field(default_factory=list)
+    table: list[TableEntry] = field(default_factory=list)
+
+
+@dataclass
+class Proposal:
+    """A table penalty on another player, waiting for the other players' votes (G13)."""
+
+    id: int
+    entry: str
+    by: int
+    target: int
+    yes: set[int]
+    no: set[int]
+
+
+def new_deal_event(v: int, number: int, kind: str = "deal", seat: int | None = None) -> EventRow:
+    """The event that starts deal ``number`` with a fresh secret seed and its commitment."""
+    seed = draw_seed()
+    data = {"seed": seed, "number": number, "commitment": commitment(seed)}
+    return EventRow(v, kind, seat, data)
+
+
+class Room:
+    """A room's game as the server holds it; every change comes through :meth:`fold`."""
+
+    def __init__(self, row: RoomRow, game: Game) -> None:
+        self.row = row
+        self.game = game
+        self.v = -1
+        self.deals: list[Deal] = []
+        self.proposals: dict[int, Proposal] = {}
+        self.rematch: set[int] = set()
+        self.acks: dict[tuple[int, str], int] = {}
+        self.answers: dict[int, OrderedDict[str, dict[str, Any]]] = {}
+
+    # -- facts ---------------------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.row.room
+
+    @property
+    def deal(self) -> Deal:
+        return self.deals[-1]
+
+    @property
+    def state(self) -> State:
+        return self.deals[-1].state
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def persons(self) -> tuple[int, ...]:
+        return tuple(s.seat for s in self.row.seats if s.kind == "person")
+
+    def target(self, text: str) -> int | None:
+        """The player a table penalty names (G13), or None for any other text."""
+        try:
+            return self.game.presenter.entry_target(text)
+        except ParlourError:
+            return None
+
+    def kind(self, seat: int) -> str:
+        return self.row.seats[seat].kind
+
+    # -- folding stored events -------------------------------------------------------------------
+
+    def fold(self, event: EventRow) -> None:
+        """Apply a stored event. Events were checked by :meth:`prepare` before they were
+        stored, so a refusal here means the database holds something this version cannot
+        play, and it is raised as it is."""
+        if event.v != self.v + 1:
+            raise ValueError(f"room {self.id}: event {event.v} after {self.v}")
+        data = event.data
+        if event.kind in ("deal", "rematch") and "seed" in data:
+            self._start_deal(int(data["number"]), int(data["seed"]), str(data["commitment"]))
+        elif event.kind == "rematch":
+            assert event.seat is not None
+            self.rematch.add(event.seat)
+        elif event.kind == "action":
+            deal = self.deal
+            deal.state = deal.state.apply(str(data["action"]), seat=event.seat)
+            deal.actions.append(str(data["action"]))
+        elif event.kind == "table":
+            self._table(str(data["entry"]), event.seat, frozenset(data.get("votes", ())))
+        elif event.kind == "propose":
+            assert event.seat is not None
+            self._propose(event.v, str(data["entry"]), event.seat)
+        elif event.kind == "vote":
+            assert event.seat is not None
+            self._vote(int(data["proposal"]), event.seat, bool(data["yes"]))
+        else:
+            raise ValueError(f"room {self.id}: unknown event kind {event.kind!r}")
+        if event.client_id is not None and event.seat is not None:
+            self.acks[(event.seat, event.client_id)] = event.v
+        self.v = event.v
+
+    def _start_deal(self, number: int, seed: int, commit: str) -> None:
+        deal = self.game.match_deal(self.row.players, seed, number)
+        state = self.game.new(self.row.players, seed, self.row.options, deal)
+        self.deals.append(Deal(number, seed, commit, state))
+        self.proposals.clear()
+        self.rematch.clear()
+
+    def _table(self, entry: str, by: int | None, votes: frozenset[int]) -> None:
+        deal = self.deal
+        deal.state = deal.state.apply_table(entry, by=by, votes=votes)
+        deal.table.append(TableEntry(len(deal.actions), entry, by, tuple(sorted(votes))))
+
+    def _propose(self, pid: int, entry: str, by: int) -> None:
+        target = self.target(entry)
+        assert target is not None
+        bots = {s.seat for s in self.row.seats if s.kind != "person"} - {target}
+        self.proposals[pid] = Proposal(pid, entry, by, target, {by}, bots)
+        self._settle(pid)
+
+    def _vote(self, pid: int, seat: int, yes: bool) -> None:
+        proposal = self.proposals[pid]
+        (proposal.yes if yes else proposal.no).add(seat)
+        self._settle(pid)
+
+    def _settle(self, pid: int) -> None:
+        """A proposal passes with a majority of the players other than its target, and is
+        dropped once that majority cannot be reached (G13)."""
+        p = self.proposals[pid]
+        others = self.row.players - 1
+        if 2 * len(p.yes) > others:
+            del self.proposals[pid]
+            if not self.over:
+                self._table(p.entry, p.by, frozenset(p.yes - {p.by}))
+        elif 2 * (others - len(p.no)) <= others:
+            del self.proposals[pid]
+
+    # -- checking requests -------------------------------------------------------------------------
+
+    def prepare_act(self, seat: int, v: int, text: str, client_id: str | None) -> EventRow:
+        """The event for ``text`` played or entered by ``seat`` at version ``v``.
+
+        Raises:
+            Refused: ``stale``, ``game_over``, ``not_your_turn``, ``bad_notation``, ``illegal``.
+        """
+        if v != self.v:
+            raise Refused("stale", f"the room is at version {self.v}, not {v}: resync and retry")
+        state = self.state
+        if state.is_over:
+            raise Refused("game_over", "the game is over: ask for a rematch to play again")
+        nxt = self.v + 1
+        target = self.target(text)
+        if target is not None and target != seat:
+            if self.row.players < 3:
+                raise Refused(
+                    "illegal",
+                    "a penalty on another player needs the other players' majority, and "
+                    f"{seat_name(seat)} is the only other player (G13)",
+                )
+            return EventRow(nxt, "propose", seat, {"entry": text.strip()}, client_id)
+        first: ParlourError | None = None
+        try:
+            action = state.parse_action(text) if state.to_move == seat else None
+        except (InvalidNotation, IllegalAction) as err:
+            action, first = None, err
+        except GameOver as err:  # pragma: no cover - checked above
+            raise Refused("game_over", str(err)) from None
+        if action is not None:
+            return EventRow(nxt, "action", seat, {"action": str(action)}, client_id)
+        try:
+            if type(state)._table_entry is State._table_entry:
+                raise InvalidNotation("this game has no table entries")
+            after = state.apply_table(text, by=seat)
+        except InvalidNotation:
+            pass
+        except ParlourError as err:
+            raise Refused("illegal", str(err)) from None
+        else:
+            assert after.step is not None
+            return EventRow(nxt, "table", seat, {"entry": after.step.text, "votes": []}, client_id)
+        if state.to_move != seat:
+            raise Refused("not_your_turn", str(NotYourTurn(_turn_text(state, seat))))
+        if isinstance(first, IllegalAction):
+            raise Refused("illegal", str(first))
+        raise Refused("bad_notation", str(first) if first else f"{text!r} is not a move here")
+
+    def prepare_vote(
+        self, seat: int, proposal: object, yes: object, client_id: str | None
+    ) -> EventRow:
+        if isinstance(proposal, bool) or not isinstance(proposal, int) or not isinstance(yes, bool):
+            raise Refused("bad_message", "a vote is {proposal: a proposal number, yes: true|false}")
+        p = self.proposals.get(proposal)
+        if p is None:
+            raise Refused("illegal", f"there is no open proposal {proposal} (G13)")
+        if seat == p.target:
+            raise Refused("illegal", "the penalised player does not vote on his penalty (G13)")
+        if seat in p.yes or seat in p.no:
+            raise Refused("illegal", f"{seat_name(seat)} has voted on proposal {proposal} (G13)")
+        return EventRow(self.v + 1, "vote", seat, {"proposal": proposal, "yes": yes}, client_id)
+
+    def prepare_rematch(self, seat: int, client_id: str | None) -> EventRow:
+        if not self.over:
+            raise Refused("illegal", "a rematch starts once the game is over")
+        if seat in self.rematch:
+            raise Refused("illegal", f"{seat_name(seat)} has asked for the rematch already")
+        if set(self.persons) <= self.rematch | {seat}:
+            event = new_deal_event(self.v + 1, self.deal.number + 1, "rematch", seat)
+            return EventRow(event.v, "rematch", seat, event.data, client_id)
+        return EventRow(self.v + 1, "rematch", seat, {}, client_id)
+
+    # -- answers to client ids --------------------------------------------------------------------
+
+    def answer_for(self, seat: int, client_id: str) -> dict[str, Any] | None:
+        """The first answer given to ``client_id`` from ``seat``, if any."""
+        v = self.acks.get((seat, client_id))
+        if v is not None:
+            return {"type": "ack", "id": client_id, "v": v}
+        return self.answers.get(seat, OrderedDict()).get(client_id)
+
+    def remember(self, seat: int, client_id: str, answer: dict[str, Any]) -> None:
+        kept = self.answers.setdefault(seat, OrderedDict())
+        kept[client_id] = answer
+        while len(kept) > _REMEMBERED_ANSWERS:
+            kept.popitem(last=False)
+
+    # -- what people see -------------------------------------------------------------------------
+
+    def match(self) -> dict[str, Any]:
+        """The match table: each finished deal's result and the running totals (G12)."""
+        n = self.row.players
+        deals, wins, scores = [], [0] * n, [0] * n
+        for deal in self.deals:
+            outcome = deal.state.outcome
+            if outcome is None:
+                continue
+            for s in outcome.winners:
+                wins[s] += 1
+            for s in range(n):
+                scores[s] += outcome.scores[s]
+            deals.append({"deal": deal.number, **outcome.to_json()})
+        return {"deals": deals, "wins": wins, "scores": scores}
+
+    def record(self, number: int) -> Record:
+        """The record of deal ``number``, seed revealed; only for a finished deal."""
+        deal = self.deals[number]
+        return Record(
+            self.game.name,
+            self.row.players,
+            deal.seed,
+            dict(self.row.options),
+            None,
+            tuple(deal.actions),
+            tuple(s.kind for s in self.row.seats),
+            tuple(deal.table),
+            commitment=deal.commitment,
+            deal_number=deal.number,
+        )
+
+
+def _turn_text(state: State, seat: int) -> str:
+    mover = state.to_move
+    who = "nobody" if mover is None else seat_name(mover)
+    return f"it is {who}'s turn, not {seat_name(seat)}'s"

@@ -1,0 +1,178 @@
+"""The websocket ``/ws/ROOM``: a hello proves a seat (or none: a spectator), then the socket
+acts, votes and asks for rematches for that seat only; every socket is sent its own frames
+through a queue of its own, so a slow reader never holds up a room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from parlour.server.hub import Conn, Hub, dumps, log, reject
+from parlour.server.protocol import (
+    CLOSE,
+    Bucket,
+    FrameError,
+    client_id,
+    origin_allowed,
+    parse_frame,
+    token_matches,
+    whole,
+)
+from parlour.server.room import Room
+
+__all__ = ["serve_socket"]
+
+_QUEUE = 256
+"""Frames a socket may have waiting before the server gives up on it (it can resync)."""
+
+_STRIKES = 50
+"""Refused frames in a row after which the socket is closed (1008)."""
+
+
+async def serve_socket(hub: Hub, ws: WebSocket) -> None:
+    headers = ws.headers
+    if not origin_allowed(headers.get("origin"), headers.get("host"), hub.settings.allow_origins):
+        await ws.close(CLOSE["origin"], "this page's origin may not use this server")
+        return
+    await ws.accept()
+    queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(_QUEUE + 1)
+
+    def send(item: str | tuple[int, str]) -> None:
+        if queue.full():
+            return
+        queue.put_nowait(item if queue.qsize() < _QUEUE else (CLOSE["policy"], "too slow"))
+
+    writer = asyncio.create_task(_write(ws, queue))
+    room: Room | None = None
+    conn: Conn | None = None
+    try:
+        hello = await _hello(hub, ws, send)
+        if hello is None:
+            return
+        room, seat = hello
+        settings = hub.settings
+        conn = Conn(room.id, seat, send, Bucket(settings.rate, settings.burst))
+        hub.join(room, conn)
+        strikes = 0
+        while True:
+            text = await _receive(ws, send)
+            if text is None:
+                return
+            answer = await _answer(hub, room, conn, text)
+            if answer is not None:
+                send(dumps(answer))
+                strikes = strikes + 1 if answer["type"] == "reject" else 0
+                if answer.get("code") == "too_large":
+                    send((CLOSE["too_large"], "frame too large"))
+                    return
+                if strikes >= _STRIKES:
+                    send((CLOSE["policy"], "too many refused frames"))
+                    return
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if room is not None and conn is not None:
+            hub.leave(room, conn)
+        with contextlib.suppress(asyncio.QueueFull):
+            queue.put_nowait((1000, ""))
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 5)
+        writer.cancel()
+
+
+async def _write(ws: WebSocket, queue: asyncio.Queue[str | tuple[int, str]]) -> None:
+    while True:
+        item = await queue.get()
+        try:
+            if isinstance(item, tuple):
+                await ws.close(item[0], item[1])
+                return
+            await ws.send_text(item)
+        except Exception:  # the peer has gone; the reader will see it
+            return
+
+
+async def _receive(ws: WebSocket, send: Any) -> str | None:
+    """The next text frame, or None once the socket is closed (binary frames close it)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is None:
+        send(dumps(reject(None, "bad_message", "frames are JSON text, not binary", -1)))
+        send((CLOSE["binary"], "binary frames are not part of the protocol"))
+        return None
+    return str(text)
+
+
+async def _hello(hub: Hub, ws: WebSocket, send: Any) -> tuple[Room, int | None] | None:
+    room_id = ws.path_params.get("room", "")
+    room = await hub.room(room_id)
+    if room is None:
+        send((CLOSE["no_room"], "no such room"))
+        return None
+    try:
+        text = await asyncio.wait_for(_receive(ws, send), hub.settings.hello_timeout)
+    except TimeoutError:
+        send((CLOSE["timeout"], "no hello"))
+        return None
+    if text is None:
+        return None
+    try:
+        obj = parse_frame(text)
+        if obj["type"] != "hello":
+            raise FrameError("bad_message", 'the first frame is {"type": "hello", "token": ...}')
+        token = obj.get("token")
+        if token is not None and not isinstance(token, str):
+            raise FrameError("bad_message", 'field "token" is a seat\'s token or null')
+    except FrameError as err:
+        send(dumps(reject(None, err.code, err.message, room.v)))
+        send((CLOSE["too_large"] if err.code == "too_large" else CLOSE["policy"], err.code))
+        return None
+    if token is None:
+        return room, None
+    seat = token_matches(token, (s.token_hash for s in room.row.seats))
+    if seat is None:
+        send(dumps(reject(None, "unauthorized", "this token is no seat's in this room", room.v)))
+        send((CLOSE["unauthorized"], "unauthorized"))
+        return None
+    return room, seat
+
+
+async def _answer(hub: Hub, room: Room, conn: Conn, text: str) -> dict[str, Any] | None:
+    cid: str | None = None
+    try:
+        obj = parse_frame(text)
+        cid = client_id(obj)
+        if not conn.bucket.take():
+            raise FrameError("rate_limited", "too many frames: wait a moment")
+        kind = obj["type"]
+        if kind not in ("act", "vote", "rematch"):
+            raise FrameError("bad_message", f"unknown frame type {kind[:40]!r}")
+        if conn.seat is None:
+            raise FrameError("unauthorized", "a spectator cannot act: join with a seat's link")
+        seat = conn.seat
+        if kind == "act":
+            v = whole(obj, "v")
+            action = obj.get("action")
+            if not isinstance(action, str) or not 0 < len(action) <= 200:
+                raise FrameError("bad_message", 'field "action" is a move in the game\'s notation')
+            return await hub.request(
+                conn, room, cid, lambda: room.prepare_act(seat, v, action, cid)
+            )
+        if kind == "vote":
+            proposal, yes = obj.get("proposal"), obj.get("yes")
+            return await hub.request(
+                conn, room, cid, lambda: room.prepare_vote(seat, proposal, yes, cid)
+            )
+        answer = await hub.request(conn, room, cid, lambda: room.prepare_rematch(seat, cid))
+        return answer if cid is not None or answer["type"] == "reject" else None
+    except FrameError as err:
+        return reject(cid, err.code, err.message, room.v)
+    except Exception:  # a bug answers this frame only; the socket and the room go on
+        log.exception("room %s: a frame from seat %s failed", room.id, conn.seat)
+        return reject(cid, "bad_message", "the server could not handle this frame", room.v)

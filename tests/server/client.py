@@ -1,0 +1,158 @@
+"""Real servers and real clients for the online rooms' tests: ``parlour serve`` started as a
+process on a free loopback port, httpx for the HTTP API and the ``websockets`` library's client
+for the sockets. Every wait is bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+__all__ = ["Client", "ServerProcess", "create_room", "running_server"]
+
+WAIT = 20.0
+"""The longest any single wait in these tests may take, in seconds."""
+
+
+class ServerProcess:
+    """``parlour serve`` in a process of its own."""
+
+    def __init__(self, db: str | Path, *extra: str) -> None:
+        self.db = str(db)
+        self.extra = extra
+        self.proc: subprocess.Popen[str] | None = None
+        self.url = ""
+        self.port = 0
+
+    def start(self, port: int = 0) -> ServerProcess:
+        args = [
+            sys.executable, "-m", "parlour", "serve", "--port", str(port), "--db", self.db,
+            "--quiet", "--bot-delay", "0", "--bot-workers", "0", "--rate", "5000", *self.extra,
+        ]  # fmt: skip
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline().strip()
+        prefix = "Parlour is serving at "
+        if not line.startswith(prefix):
+            _, err = self.proc.communicate(timeout=WAIT)
+            raise AssertionError(f"the server did not start: {line!r} {err!r}")
+        self.url = line[len(prefix) :].rstrip("/")
+        self.port = int(self.url.rsplit(":", 1)[1])
+        self._wait_ready()
+        return self
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/games", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.02)
+        raise AssertionError("the server did not answer")
+
+    @property
+    def ws(self) -> str:
+        return self.url.replace("http://", "ws://", 1)
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up of any kind."""
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(timeout=WAIT)
+
+    def stop(self) -> tuple[int, str]:
+        """Ctrl-C (SIGINT): the exit status and what the server wrote on stderr."""
+        assert self.proc is not None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        try:
+            _, err = self.proc.communicate(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            _, err = self.proc.communicate(timeout=WAIT)
+        return self.proc.returncode, err
+
+
+@contextmanager
+def running_server(db: str | Path, *extra: str) -> Iterator[ServerProcess]:
+    server = ServerProcess(db, *extra).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def create_room(url: str, body: dict[str, Any], **headers: str) -> dict[str, Any]:
+    response = httpx.post(f"{url}/api/rooms", json=body, headers=headers, timeout=WAIT)
+    assert response.status_code == 201, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+class Client:
+    """One websocket of a room, with the frames it has received."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.frames: list[dict[str, Any]] = []
+        self.texts: list[str] = []
+        self.last: dict[str, Any] = {}
+
+    @classmethod
+    async def join(cls, base: str, room: str, token: str | None, v: int = 0) -> Client:
+        ws = await asyncio.wait_for(connect(f"{base}/ws/{room}", max_size=None), WAIT)
+        client = cls(ws)
+        await client.send({"type": "hello", "token": token, "v": v})
+        await client.expect("welcome")
+        return client
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(frame))
+
+    async def recv(self) -> dict[str, Any]:
+        text = await asyncio.wait_for(self.ws.recv(), WAIT)
+        assert isinstance(text, str)
+        frame: dict[str, Any] = json.loads(text)
+        self.texts.append(text)
+        self.frames.append(frame)
+        if frame["type"] in ("welcome", "update"):
+            self.last = frame
+        return frame
+
+    async def expect(self, *kinds: str) -> dict[str, Any]:
+        """The next frame of one of ``kinds`` (frames of other kinds are kept, skipped)."""
+        while True:
+            frame = await self.recv()
+            if frame["type"] in kinds:
+                return frame
+
+    async def answer(self, cid: str) -> dict[str, Any]:
+        """The ack or reject for client id ``cid``."""
+        while True:
+            frame = await self.recv()
+            if frame["type"] in ("ack", "reject") and frame.get("id") == cid:
+                return frame
+
+    async def until_v(self, v: int) -> dict[str, Any]:
+        """Frames until this socket's snapshot reaches version ``v``."""
+        while self.last.get("v", -1) < v:
+            await self.recv()
+        return self.last
+
+    async def close(self) -> None:
+        await self.ws.close()
