@@ -60,6 +60,17 @@ def test_imports_point_down(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(SRC)))
+def test_front_ends_do_not_import_each_other(path: Path) -> None:
+    """ARCHITECTURE.md: the two front ends (play/, server/) never import each other."""
+    top = path.relative_to(SRC).parts[0]
+    if top not in ("play", "server"):
+        return
+    other = "server" if top == "play" else "play"
+    for name in imported(ast.parse(path.read_text())):
+        assert not name.startswith(f"parlour.{other}"), f"{path.name} imports {name}"
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(SRC)))
 def test_no_global_random_state(path: Path) -> None:
     """RULINGS 'Common': randomness comes only from a seed; only random.Random instances."""
     for node in ast.walk(ast.parse(path.read_text())):

@@ -82,8 +82,8 @@ def decide(
 
 
 def _warm() -> None:
-    """Import the games in a new worker before its first decision."""
-    find_game("beor")
+    """Import the games in a new worker before its first decision (importing
+    :mod:`parlour.games` does it)."""
 
 
 class BotPool:
