@@ -11,17 +11,19 @@ from typing import Any
 
 import httpx
 import pytest
-
 from parlour.core.fairness import commitment, verify
-from parlour.games import GAMES, find_game, replay_json
 from tests.server.client import Client, create_room, running_server
+
+from parlour.games import GAMES, find_game, replay_json
 
 # The person seats and the bot that fills the third seat, per game.
 _SEATS = {"beor": "random", "death": "heuristic", "beggar": "bot"}
 
 
 async def _play(url: str, ws: str, game: str, seed: int) -> dict[str, Any]:
-    room = create_room(url, {"game": game, "players": 3, "seats": ["person", "person", _SEATS[game]]})
+    room = create_room(
+        url, {"game": game, "players": 3, "seats": ["person", "person", _SEATS[game]]}
+    )
     tokens = [s.get("token") for s in room["seats"]]
     assert tokens[2] is None and "link" not in room["seats"][2]
     for s in room["seats"][:2]:
@@ -65,7 +67,7 @@ def test_two_people_and_a_bot_play_a_whole_game(tmp_path: Path, game: str) -> No
     assert played["moves"] > 0
     assert record["commitment"] == played["room"]["commitment"] == commitment(record["seed"])
     assert record["seats"] == ["person", "person", _SEATS[game]]
-    parsed, states = replay_json(record)
+    _, states = replay_json(record)
     assert states[-1].outcome is not None
     assert states[-1].outcome.to_json() == played["final"]["outcome"]
     assert len(states) - 1 == played["final"]["v"]

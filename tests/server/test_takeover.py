@@ -1,0 +1,62 @@
+"""Bots and absent people (issue: "A person disconnected longer than --takeover SECONDS is
+played by the heuristic bot until he is back"; bots decide in a worker process)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import httpx
+from tests.server.client import Client, create_room, running_server
+
+
+async def _away_and_back(url: str, ws: str) -> None:
+    room = create_room(url, {"game": "beor", "players": 2, "seats": ["person", "person"]})
+    tokens = [s["token"] for s in room["seats"]]
+    first = await Client.join(ws, room["room"], tokens[0])
+    second = await Client.join(ws, room["room"], tokens[1])
+    watcher = await Client.join(ws, room["room"], None)
+    mover = first if first.last["legal"] else second
+    stays = second if mover is first else first
+    # The seat to move leaves: nothing happens before the takeover time...
+    await mover.close()
+    left = time.monotonic()
+    gone = await watcher.expect("seats")
+    assert [s.get("connected") for s in gone["seats"]].count(False) == 1
+    update = await watcher.expect("update")
+    waited = time.monotonic() - left
+    assert waited >= 0.9, f"the takeover came after {waited:.2f}s, before the 1 s allowed"
+    assert update["v"] == 1
+    # ... then the heuristic plays for him, and goes on playing his turns while he is away.
+    while stays.last.get("legal") == [] or stays.last["v"] < 1:
+        await stays.recv()
+    # Back: the seat is his again, with the full log; nobody plays for him any more.
+    back = await Client.join(ws, room["room"], tokens[0 if mover is first else 1])
+    assert back.last["seat"] == mover.last["seat"]
+    assert len(back.last["log"]) == back.last["v"] + 1
+    for turn in range(200):
+        await stays.until_v(back.last["v"])
+        if back.last["legal"] or back.last["over"]:
+            break
+        assert stays.last["legal"], "after a takeover, the other person is to move"
+        cid = f"stays-{turn}"
+        await stays.send(
+            {"type": "act", "id": cid, "v": stays.last["v"], "action": stays.last["legal"][0]}
+        )
+        assert (await stays.answer(cid))["type"] == "ack"
+        await back.until_v(stays.last["v"] + 1)
+    v = back.last["v"]
+    await asyncio.sleep(1.6)
+    facts = httpx.get(f"{url}/api/rooms/{room['room']}").json()
+    assert facts["v"] == v, "a bot moved for a person who is back"
+    for client in (stays, watcher, back):
+        await client.close()
+
+
+def test_an_absent_person_is_played_by_the_heuristic_until_he_is_back(tmp_path: Path) -> None:
+    # A bot worker process (the default kind of worker), and a takeover after one second.
+    with running_server(tmp_path / "rooms.db", "--takeover", "1", "--bot-workers", "1") as server:
+        asyncio.run(_away_and_back(server.url, server.ws))
+        _, err = server.stop()
+    assert "Traceback" not in err
