@@ -75,6 +75,7 @@ class Hub:
         self.away: dict[tuple[str, int], float] = {}
         self.tasks: dict[str, tuple[int, asyncio.Task[None]]] = {}
         self.committing: set[str] = set()
+        self.marks: set[asyncio.Task[None]] = set()
         self.started = time.monotonic()
 
     async def start(self) -> None:
@@ -225,15 +226,32 @@ class Hub:
         }
 
     def broadcast(self, room: Room) -> None:
+        """Send each socket its update; sockets of one seat that have been sent the same
+        log share one frame (spectators, a person with two tabs)."""
+        made: dict[tuple[int | None, int, int], str] = {}
         for conn in list(self.conns.get(room.id, ())):
-            conn.send(dumps(self.frame(room, conn, "update")))
+            key = (conn.seat, conn.deal, conn.sent)
+            text = made.get(key)
+            if text is None:
+                text = made[key] = dumps(self.frame(room, conn, "update"))
+            else:
+                conn.deal, conn.sent = room.deal.number, room.state.log_length()
+            conn.send(text)
 
     def presence(self, room: Room) -> None:
         text = dumps({"type": "seats", "v": room.v, "seats": self.seats(room)})
         for conn in list(self.conns.get(room.id, ())):
             conn.send(text)
 
+    def _mark(self, room: Room, seat: int | None, present: bool) -> None:
+        if seat is not None and self.store.shared:
+            task = asyncio.create_task(self.store.mark_present(room.id, seat, present))
+            self.marks.add(task)
+            task.add_done_callback(self.marks.discard)
+
     def join(self, room: Room, conn: Conn) -> None:
+        if not self.present(room.id, conn.seat):
+            self._mark(room, conn.seat, True)
         self.conns.setdefault(room.id, set()).add(conn)
         conn.send(dumps(self.frame(room, conn, "welcome")))
         self.presence(room)
@@ -244,13 +262,14 @@ class Hub:
         conns.discard(conn)
         if conn.seat is not None and all(c.seat != conn.seat for c in conns):
             self.away[(room.id, conn.seat)] = time.monotonic()
+            self._mark(room, conn.seat, False)
         self.presence(room)
         self.schedule(room)
         if not conns and room.over and room.id not in self.tasks:
             self.conns.pop(room.id, None)
             self.rooms.pop(room.id, None)
 
-    def present(self, room_id: str, seat: int) -> bool:
+    def present(self, room_id: str, seat: int | None) -> bool:
         return any(c.seat == seat for c in self.conns.get(room_id, ()))
 
     # -- bots ---------------------------------------------------------------------------------
@@ -285,6 +304,9 @@ class Hub:
             await asyncio.sleep(delay)
             takeover = room.kind(seat) == "person"
             if room.v != v or (takeover and self.present(room.id, seat)):
+                return
+            if takeover and await self.store.present_elsewhere(room.id, seat):
+                self.away[(room.id, seat)] = time.monotonic()  # look again a takeover later
                 return
             state = room.state
             view = state.view(seat).to_json()

@@ -106,6 +106,15 @@ class Store(ABC):
         """Have ``notify`` called when another process appends to a room. One process per
         SQLite file needs nothing."""
 
+    async def mark_present(self, room: str, seat: int, present: bool) -> None:  # noqa: B027
+        """Tell other processes whether a socket of this process holds ``seat`` (so none of
+        them lets a bot take over a person who is connected elsewhere). A no-op for one
+        process."""
+
+    async def present_elsewhere(self, room: str, seat: int) -> bool:
+        """Whether another process holds a socket of ``seat`` (never, for one process)."""
+        return False
+
     @property
     def shared(self) -> bool:
         """Whether other server processes may write to the same rooms."""
