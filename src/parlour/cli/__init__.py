@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from parlour.cli import beggar, general, play, serve
+from parlour.cli import beggar, general, play, serve, verify
 from parlour.cli.common import CommandError, Parser
 from parlour.errors import ParlourError
 from parlour.games import GAMES
@@ -39,6 +39,7 @@ def _build_parser() -> argparse.ArgumentParser:
     play.register(sub, formatter)
     beggar.register(sub, formatter)
     serve.register(sub, formatter)
+    verify.register(sub, formatter)
     return parser
 
 

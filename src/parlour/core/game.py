@@ -154,6 +154,12 @@ class Game(ABC):
             InvalidRecord: naming the field that is missing or wrong.
         """
 
+    def match_deal(self, players: int, seed: int, number: int) -> JSON:
+        """The deal of deal ``number`` (from 0) of a match played from ``seed``, in the game's
+        deal notation, or ``None`` when the game deals every game of a match from its seed
+        alone. The Game of Death moves the dealer one seat each deal (G12)."""
+        return None
+
     def upgrade_record_actions(
         self, actions: tuple[str, ...]
     ) -> tuple[tuple[str, ...], tuple[tuple[int, str, int | None], ...]]:

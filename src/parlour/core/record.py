@@ -10,6 +10,9 @@ A record is ``{"format", "game", "players", "seed", "options", "deal"?, "actions
   ``votes`` the seats that voted for it.
 - ``seats`` (optional) says who sat where when the game was played at the terminal (``person``
   or a bot's spec), so ``parlour play --resume`` can seat everyone again; the rules never read it.
+- ``commitment`` (optional) is the commitment to ``seed`` published before the game began
+  (:mod:`parlour.core.fairness`); ``deal_number`` (optional) the number of the deal in a match,
+  from 0 (G12): when present, the deal is ``game.match_deal(players, seed, deal_number)``.
 
 :func:`replay` rebuilds every state; the same record gives the same states and events on any
 machine. Records written before ``format`` existed are read as format 1.
@@ -17,6 +20,7 @@ machine. Records written before ``format`` existed are read as format 1.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -28,7 +32,19 @@ from parlour.errors import InvalidRecord, ParlourError
 
 __all__ = ["Record", "TableEntry", "check_format", "replay"]
 
-_FIELDS = ("format", "game", "players", "seed", "options", "deal", "actions", "table", "seats")
+_FIELDS = (
+    "format",
+    "game",
+    "players",
+    "seed",
+    "options",
+    "deal",
+    "actions",
+    "table",
+    "seats",
+    "commitment",
+    "deal_number",
+)
 
 
 def check_format(obj: object, what: str) -> dict[str, Any]:
@@ -104,6 +120,8 @@ class Record:
     actions: tuple[str, ...] = ()
     seats: tuple[str, ...] | None = None
     table: tuple[TableEntry, ...] = ()
+    commitment: str | None = None
+    deal_number: int | None = None
 
     @classmethod
     def from_json(cls, obj: object) -> Record:
@@ -157,6 +175,24 @@ class Record:
                 "record field 'seats' must be a list of one string per player "
                 "('person' or a bot such as 'ismcts')"
             )
+        commit = obj.get("commitment")
+        if commit is not None and (
+            not isinstance(commit, str)
+            or len(commit) != 64
+            or any(c not in "0123456789abcdef" for c in commit)
+        ):
+            raise InvalidRecord(
+                "record field 'commitment' must be 64 lowercase hexadecimal digits (SHA-256)"
+            )
+        number = obj.get("deal_number")
+        if number is not None and (
+            isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < 2**31
+        ):
+            raise InvalidRecord(
+                f"record field 'deal_number' must be a whole number of at least 0, got {number!r}"
+            )
+        if number is not None and obj.get("deal") is not None:
+            raise InvalidRecord("a record gives either 'deal' or 'deal_number', not both")
         return cls(
             game,
             players,
@@ -166,6 +202,8 @@ class Record:
             tuple(actions),
             None if seats is None else tuple(seats),
             entries,
+            commit,
+            number,
         )
 
     def to_json(self) -> dict[str, JSON]:
@@ -183,6 +221,10 @@ class Record:
             out["table"] = [t.to_json() for t in self.table]
         if self.seats is not None:
             out["seats"] = list(self.seats)
+        if self.commitment is not None:
+            out["commitment"] = self.commitment
+        if self.deal_number is not None:
+            out["deal_number"] = self.deal_number
         return out
 
     def upgraded(self, game: Game) -> Record:
@@ -195,16 +237,7 @@ class Record:
             [*self.table, *(TableEntry(at, text, by) for at, text, by in moved)],
             key=lambda t: t.at,
         )
-        return Record(
-            self.game,
-            self.players,
-            self.seed,
-            self.options,
-            self.deal,
-            actions,
-            self.seats,
-            tuple(entries),
-        )
+        return dataclasses.replace(self, actions=actions, table=tuple(entries))
 
 
 def replay(record: Record, game: Game) -> tuple[State, ...]:
@@ -220,7 +253,10 @@ def replay(record: Record, game: Game) -> tuple[State, ...]:
         raise InvalidRecord(f"record is for {record.game!r}, not {game.name!r}")
     record = record.upgraded(game)
     try:
-        state = game.new(record.players, record.seed, record.options, record.deal)
+        deal = record.deal
+        if record.deal_number is not None:
+            deal = game.match_deal(record.players, record.seed, record.deal_number)
+        state = game.new(record.players, record.seed, record.options, deal)
     except ParlourError as err:
         raise InvalidRecord(f"record cannot start: {err}") from None
     states = [state]

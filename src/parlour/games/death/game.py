@@ -82,6 +82,13 @@ class DeathGame(Game):
             hands = parse_deal(deal, players)
         return DeathState._make(Position.start(hands, typed))
 
+    def match_deal(self, players: int, seed: int, number: int) -> JSON:
+        """Deal ``number`` of a match: the dealer moves one seat clockwise each deal and deals
+        all 52 cards one at a time from the player on his left (G1, G12)."""
+        from parlour.games.death.match import match_deal
+
+        return match_deal(self.check_players(players), check_seed(seed), number)
+
     def sample(self, view: View, rng: random.Random) -> DeathState:
         if not isinstance(view, DeathView):
             raise TypeError("DeathGame.sample needs a DeathView")
