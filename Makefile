@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench clean postgres
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,15 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 run: $(STAMP)
 	$(BIN)/parlour play
 
-test: $(DEV_STAMP)
+# The online rooms' tests run a real PostgreSQL server: Debian's package, installed when missing.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+		echo "Installing Debian's PostgreSQL for the tests"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; }
+
+test: $(DEV_STAMP) postgres
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict
 	$(BIN)/python -m pytest
