@@ -11,10 +11,10 @@ from typing import Any
 
 import httpx
 import pytest
-from parlour.core.fairness import commitment, verify
-from tests.server.client import Client, create_room, running_server
 
+from parlour.core.fairness import commitment, verify
 from parlour.games import GAMES, find_game, replay_json
+from tests.server.client import Client, create_room, running_server
 
 # The person seats and the bot that fills the third seat, per game.
 _SEATS = {"beor": "random", "death": "heuristic", "beggar": "bot"}

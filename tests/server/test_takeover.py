@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import httpx
+
 from tests.server.client import Client, create_room, running_server
 
 

@@ -117,19 +117,18 @@ class Hub:
         return room
 
     async def catch_up(self, room: Room) -> None:
-        """Fold what other processes stored since this room's version (lock held)."""
+        """Fold what other processes stored since this room's version, sending every socket
+        one update per version (lock held)."""
         for event in await self.store.events_since(room.id, room.v):
             room.fold(event)
+            self.broadcast(room)
 
     async def on_notify(self, room_id: str, v: int) -> None:
         room = self.rooms.get(room_id)
         if room is None or v <= room.v:
             return
         async with self.lock(room_id):
-            before = room.v
             await self.catch_up(room)
-            if room.v != before:
-                self.broadcast(room)
         self.schedule(room)
 
     # -- changes ----------------------------------------------------------------------------------
@@ -140,7 +139,6 @@ class Hub:
         over = _ends(room, event)
         if not await self.store.append(room.id, event, over=over):
             await self.catch_up(room)
-            self.broadcast(room)
             return False
         room.fold(event)
         self.broadcast(room)
