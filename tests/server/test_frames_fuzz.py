@@ -40,7 +40,7 @@ _fields = st.fixed_dictionaries(
         "yes": _json,
     },
 ).map(json.dumps)
-_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=200)
+_text = st.text(st.characters(exclude_categories=["Cs"]), max_size=200)
 _frames = st.one_of(
     _fields,
     _json.map(json.dumps),
