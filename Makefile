@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest bench clean postgres
+.PHONY: run test lint typecheck pytest bench bench-rooms clean postgres
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ test: $(DEV_STAMP) postgres
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_beggar.py
+
+# Online rooms under load (about 2 minutes): latency, moves/s, memory per socket, restarts.
+bench-rooms: $(DEV_STAMP)
+	$(BIN)/python benchmarks/bench_rooms.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
