@@ -21,7 +21,7 @@ import pytest
 from parlour.core.game import State
 from parlour.games import GAMES, replay_json
 from tests.conformance.cardscan import cards_named
-from tests.server.client import Client, ServerProcess, create_room, running_server
+from tests.server.client import Client, ServerProcess, create_room, running_server, synced
 
 # Short BEOR games (a turn limit) so that every player count ends and gives its record.
 _OPTIONS = {"beor": {"max_turns": 120}}
@@ -74,9 +74,7 @@ async def _play(server: ServerProcess, game: str, players: int, seed: int) -> Pl
     for step in range(5000):
         if watcher.last["over"]:
             break
-        v = watcher.last["v"]
-        for c in clients:
-            await c.until_v(v)
+        v = await synced(watcher, clients)
         if game == "death" and rng.random() < 0.04:
             who = rng.randrange(players)
             actor, action = clients[who], f"doh P{who + 1}"

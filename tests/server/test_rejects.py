@@ -18,7 +18,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from parlour.games.death.match import dealer_of
-from tests.server.client import WAIT, Client, ServerProcess, create_room, running_server
+from tests.server.client import WAIT, Client, ServerProcess, create_room, running_server, synced
 
 
 @pytest.fixture(scope="module")
@@ -108,9 +108,7 @@ def test_game_over_and_spectators_and_forged_tokens(server: ServerProcess) -> No
         for step in range(5000):
             if watcher.last["over"]:
                 break
-            v = watcher.last["v"]
-            for c in clients:
-                await c.until_v(v)
+            v = await synced(watcher, clients)
             assert (await _act(_mover(clients), f"p{step}", "play"))["type"] == "ack"
             await watcher.until_v(v + 1)
         assert watcher.last["over"]
@@ -213,9 +211,7 @@ def test_each_socket_gets_its_own_view_and_contiguous_versions(server: ServerPro
         for step in range(30):
             if watcher.last["over"]:
                 break
-            v = watcher.last["v"]
-            for c in clients:
-                await c.until_v(v)
+            v = await synced(watcher, clients)
             movers = [c for c in clients if c.last["legal"]]
             if movers:
                 await _act(movers[0], f"m{step}", movers[0].last["legal"][0])

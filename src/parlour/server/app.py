@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -56,6 +57,7 @@ def create_app(store: Store, settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        _quiet_client_errors()
         await hub.start()
         try:
             yield
@@ -94,6 +96,23 @@ def create_app(store: Store, settings: Settings | None = None) -> Starlette:
     )
     app.state.hub = hub
     return app
+
+
+class _ClientUtf8(logging.Filter):
+    """uvicorn logs a text frame that is not UTF-8 with a traceback, as if the server had
+    failed; the client's mistake (closed with 1007) is one warning line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and str(record.msg).startswith("Invalid UTF-8 sequence"):
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def _quiet_client_errors() -> None:
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _ClientUtf8) for f in logger.filters):
+        logger.addFilter(_ClientUtf8())
 
 
 async def _index(request: Request) -> Response:

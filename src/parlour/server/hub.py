@@ -21,8 +21,8 @@ from typing import Any
 from parlour.core.rng import derive_seed
 from parlour.games import find_game
 from parlour.server.bots import TAKEOVER, BotPool
-from parlour.server.protocol import Bucket
-from parlour.server.room import Refused, Room
+from parlour.server.protocol import Bucket, Refused
+from parlour.server.room import Room
 from parlour.server.store import EventRow, Store
 
 __all__ = ["Conn", "Hub", "Settings"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
 import time
 import unicodedata
@@ -33,6 +34,7 @@ __all__ = [
     "MAX_FRAME",
     "REJECT_CODES",
     "Bucket",
+    "Refused",
     "check_name",
     "hash_token",
     "new_token",
@@ -68,8 +70,8 @@ CLOSE = {
 NAME_MAX = 24
 
 
-class FrameError(Exception):
-    """A frame the protocol refuses: ``code`` is its reject code."""
+class Refused(Exception):
+    """A frame or request the server refuses: ``code`` is the protocol's reject code."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -85,21 +87,47 @@ def parse_frame(text: str) -> dict[str, Any]:
     """A client's text frame as a JSON object with a string ``type``.
 
     Raises:
-        FrameError: ``too_large`` over :data:`MAX_FRAME` bytes; ``bad_message`` for anything
+        Refused: ``too_large`` over :data:`MAX_FRAME` bytes; ``bad_message`` for anything
             that is not such an object (bad JSON, NaN or Infinity, nesting too deep for the
             parser, integers too long to read).
     """
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_FRAME:
-        raise FrameError("too_large", f"a frame is at most {MAX_FRAME} bytes, got {size}")
+        raise Refused("too_large", f"a frame is at most {MAX_FRAME} bytes, got {size}")
     try:
         obj = json.loads(text, parse_constant=_no_constants)
     except (ValueError, RecursionError) as err:
         reason = "nested too deeply" if isinstance(err, RecursionError) else "not JSON"
-        raise FrameError("bad_message", f"the frame is {reason}") from None
+        raise Refused("bad_message", f"the frame is {reason}") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
-        raise FrameError("bad_message", 'a frame is a JSON object with a "type"')
+        raise Refused("bad_message", 'a frame is a JSON object with a "type"')
+    if _SURROGATE.search(text) and _has_surrogate(obj):
+        # A lone \ud800-\udfff escape is no text: echoed in an answer (the id) or stored, it
+        # cannot be encoded again, and the socket's writer would fall silent.
+        raise Refused("bad_message", "the frame holds a lone surrogate escape, which is not text")
     return obj
+
+
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _has_surrogate(value: object) -> bool:
+    """Whether a parsed frame holds a string that is not Unicode text (a lone surrogate); a
+    frame is at most 4 KiB, so the walk is short."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def client_id(obj: dict[str, Any]) -> str | None:
@@ -107,7 +135,7 @@ def client_id(obj: dict[str, Any]) -> str | None:
     ``None`` when absent.
 
     Raises:
-        FrameError: ``bad_message`` for any other id.
+        Refused: ``bad_message`` for any other id.
     """
     value = obj.get("id")
     if value is None:
@@ -116,15 +144,13 @@ def client_id(obj: dict[str, Any]) -> str | None:
         return value
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53:
         return str(value)
-    raise FrameError("bad_message", 'field "id" must be a string of 1-64 characters or a number')
+    raise Refused("bad_message", 'field "id" must be a string of 1-64 characters or a number')
 
 
 def whole(obj: dict[str, Any], name: str) -> int:
     value = obj.get(name)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
-        raise FrameError(
-            "bad_message", f'field "{name}" must be a whole number, got {value!r}'[:200]
-        )
+        raise Refused("bad_message", f'field "{name}" must be a whole number, got {value!r}'[:200])
     return value
 
 

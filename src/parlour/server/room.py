@@ -17,21 +17,13 @@ from parlour.core.fairness import commitment, draw_seed
 from parlour.core.game import Game, State, seat_name
 from parlour.core.record import Record, TableEntry
 from parlour.errors import GameOver, IllegalAction, InvalidNotation, NotYourTurn, ParlourError
+from parlour.server.protocol import Refused
 from parlour.server.store import EventRow, RoomRow
 
-__all__ = ["Deal", "Proposal", "Refused", "Room", "new_deal_event"]
+__all__ = ["Deal", "Proposal", "Room", "new_deal_event"]
 
 _REMEMBERED_ANSWERS = 512
 """How many answers to client ids a room keeps per seat beyond its stored acks (rejects)."""
-
-
-class Refused(Exception):
-    """A request the room refuses: ``code`` is the protocol's reject code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass

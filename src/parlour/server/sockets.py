@@ -15,7 +15,7 @@ from parlour.server.hub import Conn, Hub, dumps, log, reject
 from parlour.server.protocol import (
     CLOSE,
     Bucket,
-    FrameError,
+    Refused,
     client_id,
     origin_allowed,
     parse_frame,
@@ -125,11 +125,11 @@ async def _hello(hub: Hub, ws: WebSocket, send: Any) -> tuple[Room, int | None] 
     try:
         obj = parse_frame(text)
         if obj["type"] != "hello":
-            raise FrameError("bad_message", 'the first frame is {"type": "hello", "token": ...}')
+            raise Refused("bad_message", 'the first frame is {"type": "hello", "token": ...}')
         token = obj.get("token")
         if token is not None and not isinstance(token, str):
-            raise FrameError("bad_message", 'field "token" is a seat\'s token or null')
-    except FrameError as err:
+            raise Refused("bad_message", 'field "token" is a seat\'s token or null')
+    except Refused as err:
         send(dumps(reject(None, err.code, err.message, room.v)))
         send((CLOSE["too_large"] if err.code == "too_large" else CLOSE["policy"], err.code))
         return None
@@ -149,18 +149,18 @@ async def _answer(hub: Hub, room: Room, conn: Conn, text: str) -> dict[str, Any]
         obj = parse_frame(text)
         cid = client_id(obj)
         if not conn.bucket.take():
-            raise FrameError("rate_limited", "too many frames: wait a moment")
+            raise Refused("rate_limited", "too many frames: wait a moment")
         kind = obj["type"]
         if kind not in ("act", "vote", "rematch"):
-            raise FrameError("bad_message", f"unknown frame type {kind[:40]!r}")
+            raise Refused("bad_message", f"unknown frame type {kind[:40]!r}")
         if conn.seat is None:
-            raise FrameError("unauthorized", "a spectator cannot act: join with a seat's link")
+            raise Refused("unauthorized", "a spectator cannot act: join with a seat's link")
         seat = conn.seat
         if kind == "act":
             v = whole(obj, "v")
             action = obj.get("action")
             if not isinstance(action, str) or not 0 < len(action) <= 200:
-                raise FrameError("bad_message", 'field "action" is a move in the game\'s notation')
+                raise Refused("bad_message", 'field "action" is a move in the game\'s notation')
             return await hub.request(
                 conn, room, cid, lambda: room.prepare_act(seat, v, action, cid)
             )
@@ -171,7 +171,7 @@ async def _answer(hub: Hub, room: Room, conn: Conn, text: str) -> dict[str, Any]
             )
         answer = await hub.request(conn, room, cid, lambda: room.prepare_rematch(seat, cid))
         return answer if cid is not None or answer["type"] == "reject" else None
-    except FrameError as err:
+    except Refused as err:
         return reject(cid, err.code, err.message, room.v)
     except Exception:  # a bug answers this frame only; the socket and the room go on
         log.exception("room %s: a frame from seat %s failed", room.id, conn.seat)
