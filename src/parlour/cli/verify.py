@@ -7,6 +7,7 @@ import textwrap
 
 from parlour.cli.common import Parser, print_json, read_json
 from parlour.core.fairness import verify
+from parlour.core.record import Record
 from parlour.core.state import seat_name
 from parlour.games import find_game
 
@@ -14,7 +15,8 @@ __all__ = ["register"]
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    found = verify(read_json(args.record), find_game)
+    obj = read_json(args.record)
+    found = verify(obj, find_game)
     outcome = found.outcome
     if args.json:
         print_json(
@@ -30,12 +32,15 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    title = find_game(found.game).title
-    winners = ", ".join(seat_name(s) for s in outcome.winners) or "nobody"
+    game = find_game(found.game)
+    labels = [seat_name(s) for s in range(found.players)]
+    moves = len(Record.from_json(obj).actions)
+    result = game.presenter.result_text(outcome, labels, moves)
+    deal = f" (deal_number {found.deal_number})" if found.deal_number else ""
     print(
-        f"Verified: seed {found.seed} matches commitment {found.commitment}; {title} for "
-        f"{found.players} players (deal {found.deal_number}) replays to its end in "
-        f"{found.steps} steps: {outcome.result}, won by {winners}."
+        f"Verified: the seed {found.seed} matches commitment {found.commitment}; "
+        f"{game.title}{deal} for {found.players} players replays to its end in "
+        f"{found.steps} steps: {result}."
     )
     return 0
 

@@ -1,16 +1,19 @@
 """Fair deals: a seed drawn in secret, committed to before the first card and revealed after the
 last, so that anyone can check that nobody chose the deal (the online rooms deal this way).
 
-The commitment of a seed is the lowercase hexadecimal SHA-256 of the bytes
-``parlour seed commitment v1`` followed by a newline and the seed in decimal ASCII, with no
-newline after it. Anyone can recompute it without Parlour::
+The commitment of a seed is the lowercase hexadecimal SHA-256 (64 digits) of these bytes: the
+26 ASCII characters ``parlour seed commitment v1`` and a newline (0x0a), 27 bytes in all
+(:data:`COMMITMENT_PREFIX`), then the seed in decimal ASCII digits (no sign, no leading zeros,
+nothing after it, no newline). Anyone can recompute it
+without Parlour::
 
     printf 'parlour seed commitment v1\\n%s' 1234 | sha256sum
 
-A record made this way carries the ``commitment`` and, once the game is over, its ``seed``;
-:func:`verify` (``parlour verify RECORD``) checks the one against the other and replays the
-game from the seed to its end. Seeds are drawn from the whole range Parlour takes (63 bits),
-too many to try one by one against a commitment.
+A record made this way carries the ``commitment`` and, once the game is over, its ``seed`` (and,
+in a match, its ``deal_number``: see :mod:`parlour.core.record`); :func:`verify` (``parlour
+verify RECORD``) checks the one against the other and replays the game from the seed to its end.
+Seeds are drawn from the whole range Parlour takes (63 bits), too many to try one by one against
+a commitment.
 """
 
 from __future__ import annotations
@@ -56,11 +59,14 @@ class Verified:
 
 
 def verify(obj: object, find_game: Callable[[str], Game]) -> Verified:
-    """Check a finished game's record against its commitment and replay it to its end.
+    """Check a finished game's record (``obj``, parsed JSON) against its commitment and replay
+    it to its end; ``find_game`` finds a game by name (``parlour.games.find_game``: core knows
+    no game).
 
     Raises:
-        InvalidRecord: the record has no commitment, its seed does not match it, it is not a
-            record Parlour can replay, or the replayed game is not over.
+        InvalidRecord: one line naming the problem: the record has no commitment, its seed does
+            not match it, it gives its own ``deal`` (not made from the seed), it is not a record
+            Parlour can replay (the field, or the action and why), or the game is not over.
     """
     record = Record.from_json(obj)
     if record.commitment is None:

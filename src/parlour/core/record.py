@@ -1,7 +1,8 @@
 """Game records and replay.
 
 A record is ``{"format", "game", "players", "seed", "options", "deal"?, "actions", "table"?,
-"seats"?}`` as JSON: how games are saved, shared and used as test fixtures.
+"seats"?, "commitment"?, "deal_number"?}`` as JSON: how games are saved, shared and used as
+test fixtures.
 
 - ``actions`` are the players' actions in order, in the game's notation.
 - ``table`` (optional) lists table entries, things the table decides outside the turn order
@@ -11,8 +12,13 @@ A record is ``{"format", "game", "players", "seed", "options", "deal"?, "actions
 - ``seats`` (optional) says who sat where when the game was played at the terminal (``person``
   or a bot's spec), so ``parlour play --resume`` can seat everyone again; the rules never read it.
 - ``commitment`` (optional) is the commitment to ``seed`` published before the game began
-  (:mod:`parlour.core.fairness`); ``deal_number`` (optional) the number of the deal in a match,
-  from 0 (G12): when present, the deal is ``game.match_deal(players, seed, deal_number)``.
+  (:mod:`parlour.core.fairness`): 64 lowercase hexadecimal digits.
+- ``deal_number`` (optional) is the number of the deal in a match, from 0 (G12). When it is
+  present (0 included) and there is no ``deal``, the deal is
+  ``game.match_deal(players, seed, deal_number)`` (the Game of Death's dealer moves one seat
+  each deal; the other games deal from the seed alone). It is written exactly when it was
+  given, so a record without it, every record from before it existed, deals as it always did;
+  a record may not give both ``deal`` and ``deal_number``.
 
 :func:`replay` rebuilds every state; the same record gives the same states and events on any
 machine. Records written before ``format`` existed are read as format 1.

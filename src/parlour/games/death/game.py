@@ -9,8 +9,8 @@ from typing import ClassVar
 
 from parlour.cards import deck52
 from parlour.core.game import JSON, Action, Game, GameInfo, View
-from parlour.core.rng import check_seed, make_rng
-from parlour.errors import IllegalAction, InvalidNotation, InvalidRecord
+from parlour.core.rng import check_seed, derive_seed, make_rng
+from parlour.errors import IllegalAction, InvalidNotation, InvalidOption, InvalidRecord
 from parlour.games.death.notation import (
     NUM_DISTINCT_ACTIONS,
     is_table_text,
@@ -26,7 +26,27 @@ from parlour.games.death.rules import DeathState
 from parlour.games.death.sample import sample_state
 from parlour.games.death.view import DeathView
 
-__all__ = ["DeathGame"]
+__all__ = ["DeathGame", "dealer_of", "match_deal"]
+
+
+def dealer_of(players: int, number: int) -> int:
+    """The dealer of deal ``number`` of a match (0 is the first): seat n-1 first, then
+    clockwise (G12), so that seat 0 sits left of the first dealer (RULINGS "Common")."""
+    return (players - 1 + number) % players
+
+
+def match_deal(players: int, seed: int, number: int) -> dict[str, JSON]:
+    """The deal of game ``number`` of a match, as a record's deal: shuffled from
+    ``derive_seed(seed, "deal", number)``, all 52 cards one at a time from the player left of
+    that deal's dealer (G1, G12). Here rather than in :mod:`~parlour.games.death.match`, which
+    needs :class:`DeathGame`, so that :meth:`DeathGame.match_deal` makes no import cycle."""
+    deck = list(deck52())
+    make_rng(derive_seed(seed, "deal", number)).shuffle(deck)
+    first = (dealer_of(players, number) + 1) % players
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for i, card in enumerate(deck):
+        hands[(first + i) % players].append(str(card))
+    return {"hands": hands}
 
 
 class DeathGame(Game):
@@ -84,9 +104,14 @@ class DeathGame(Game):
 
     def match_deal(self, players: int, seed: int, number: int) -> JSON:
         """Deal ``number`` of a match: the dealer moves one seat clockwise each deal and deals
-        all 52 cards one at a time from the player on his left (G1, G12)."""
-        from parlour.games.death.match import match_deal
+        all 52 cards one at a time from the player on his left (G1, G12).
 
+        Raises:
+            InvalidOption: ``players`` or ``seed`` out of range, or ``number`` not a whole
+                number of at least 0 (naming ``deal_number``).
+        """
+        if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+            raise InvalidOption(f"deal_number must be a whole number of at least 0, got {number!r}")
         return match_deal(self.check_players(players), check_seed(seed), number)
 
     def sample(self, view: View, rng: random.Random) -> DeathState:

@@ -8,30 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from parlour.cards import deck52
 from parlour.core.game import JSON
-from parlour.core.rng import derive_seed, make_rng
-from parlour.games.death.game import DeathGame
+from parlour.games.death.game import DeathGame, dealer_of, match_deal
 from parlour.games.death.rules import DeathState
 
 __all__ = ["MatchTotals", "dealer_of", "match_deal", "match_game", "match_totals"]
-
-
-def dealer_of(players: int, number: int) -> int:
-    """The dealer of deal ``number`` (0 is the first): seat n-1 first, then clockwise."""
-    return (players - 1 + number) % players
-
-
-def match_deal(players: int, seed: int, number: int) -> dict[str, JSON]:
-    """The deal of game ``number`` of a match, as a record's deal: all 52 cards one at a time
-    from the player left of that deal's dealer (G1, G12)."""
-    deck = list(deck52())
-    make_rng(derive_seed(seed, "deal", number)).shuffle(deck)
-    first = (dealer_of(players, number) + 1) % players
-    hands: list[list[str]] = [[] for _ in range(players)]
-    for i, card in enumerate(deck):
-        hands[(first + i) % players].append(str(card))
-    return {"hands": hands}
 
 
 def match_game(
