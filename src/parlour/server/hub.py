@@ -264,8 +264,11 @@ class Hub:
         self.presence(room)
         self.schedule(room)
         if not conns and room.over and room.id not in self.tasks:
+            # Nobody is left at a finished table: the store has it, memory need not.
             self.conns.pop(room.id, None)
             self.rooms.pop(room.id, None)
+            for s in room.row.seats:
+                self.away.pop((room.id, s.seat), None)
 
     def present(self, room_id: str, seat: int | None) -> bool:
         return any(c.seat == seat for c in self.conns.get(room_id, ()))
