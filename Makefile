@@ -22,13 +22,14 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 run: $(STAMP)
 	$(BIN)/parlour play
 
-# The online rooms' tests run a real PostgreSQL server: Debian's package, installed when missing.
+# The online rooms' tests run a real PostgreSQL server of their own (tests/server/postgres.py):
+# Debian's package, installed here when missing (through sudo when not root and sudo exists).
 postgres:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
 		echo "Installing Debian's PostgreSQL for the tests"; \
-		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		SUDO=; [ "$$(id -u)" = 0 ] || ! command -v sudo >/dev/null || SUDO=sudo; \
 		$$SUDO apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; }
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
 
 test: $(DEV_STAMP) postgres
 	$(BIN)/ruff check src tests benchmarks
