@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import WebSocketException
 
 from parlour.games import replay_json
 from tests.server.client import WAIT, Client, ServerProcess, create_room
@@ -39,7 +39,7 @@ async def _join(server: ServerProcess, room: Room, token: str) -> Client:
     for _ in range(200):
         try:
             client = await Client.join(server.ws, room.id, token)
-        except (TimeoutError, OSError, ConnectionClosed):
+        except (TimeoutError, OSError, WebSocketException):
             await asyncio.sleep(0.05)
             continue
         room.sockets.append(client)
@@ -90,7 +90,7 @@ async def _drive(
                 room.acked.append((deal, answer["v"], cid, action, mover.last["seat"]))
             for c in clients:
                 await c.until_v(answer["v"])
-        except (TimeoutError, ConnectionClosed, OSError):
+        except (TimeoutError, WebSocketException, OSError):
             for c in clients:
                 _note_offsets(room, c)
             await asyncio.sleep(0.05)
