@@ -293,7 +293,10 @@ class Hub:
         if kind == "person":
             if self.present(room.id, seat):
                 return
-            gone = self.away.get((room.id, seat), self.started)
+            gone = self.away.get((room.id, seat))
+            if gone is None:  # never here since this process started, or since the room was made
+                made = time.monotonic() - max(0.0, time.time() - room.row.created)
+                gone = max(self.started, made)
             delay = max(delay, self.settings.takeover - (time.monotonic() - gone))
             kind = TAKEOVER if room.game.strategy is not None else "bot"
         task = asyncio.create_task(self._move(room, room.v, seat, kind, delay))

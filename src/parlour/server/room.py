@@ -9,6 +9,7 @@ see. Nothing here does I/O.
 
 from __future__ import annotations
 
+import contextlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -166,7 +167,10 @@ class Room:
         if 2 * len(p.yes) > others:
             del self.proposals[pid]
             if not self.over:
-                self._table(p.entry, p.by, frozenset(p.yes - {p.by}))
+                # The same on every replay of the events: a penalty the rules refuse now (the
+                # game moved on since it was proposed) is dropped, the room goes on.
+                with contextlib.suppress(ParlourError):
+                    self._table(p.entry, p.by, frozenset(p.yes - {p.by}))
         elif 2 * (others - len(p.no)) <= others:
             del self.proposals[pid]
 
@@ -192,6 +196,13 @@ class Room:
                     "a penalty on another player needs the other players' majority, and "
                     f"{seat_name(seat)} is the only other player (G13)",
                 )
+            # Checked as if every other player had voted for it: what the vote cannot mend
+            # (a player who is not at the table) is refused now, not after the vote.
+            everyone = frozenset(range(self.row.players)) - {seat, target}
+            try:
+                state.apply_table(text, by=seat, votes=everyone)
+            except ParlourError as err:
+                raise Refused("illegal", str(err)) from None
             return EventRow(nxt, "propose", seat, {"entry": text.strip()}, client_id)
         first: ParlourError | None = None
         try:
