@@ -59,7 +59,7 @@ async def serve_socket(hub: Hub, ws: WebSocket) -> None:
         hub.join(room, conn)
         strikes = 0
         while True:
-            text = await _receive(ws, send)
+            text = await _receive(ws, send, room)
             if text is None:
                 return
             answer = await _answer(hub, room, conn, text)
@@ -96,14 +96,14 @@ async def _write(ws: WebSocket, queue: asyncio.Queue[str | tuple[int, str]]) -> 
             return
 
 
-async def _receive(ws: WebSocket, send: Any) -> str | None:
+async def _receive(ws: WebSocket, send: Any, room: Room) -> str | None:
     """The next text frame, or None once the socket is closed (binary frames close it)."""
     message = await ws.receive()
     if message["type"] == "websocket.disconnect":
         return None
     text = message.get("text")
     if text is None:
-        send(dumps(reject(None, "bad_message", "frames are JSON text, not binary", -1)))
+        send(dumps(reject(None, "bad_message", "frames are JSON text, not binary", room.v)))
         send((CLOSE["binary"], "binary frames are not part of the protocol"))
         return None
     return str(text)
@@ -116,7 +116,7 @@ async def _hello(hub: Hub, ws: WebSocket, send: Any) -> tuple[Room, int | None] 
         send((CLOSE["no_room"], "no such room"))
         return None
     try:
-        text = await asyncio.wait_for(_receive(ws, send), hub.settings.hello_timeout)
+        text = await asyncio.wait_for(_receive(ws, send, room), hub.settings.hello_timeout)
     except TimeoutError:
         send((CLOSE["timeout"], "no hello"))
         return None
