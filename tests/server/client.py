@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-__all__ = ["Client", "ServerProcess", "create_room", "running_server", "synced"]
+__all__ = ["Client", "ServerProcess", "create_room", "running_server"]
 
 WAIT = 20.0
 """The longest any single wait in these tests may take, in seconds."""
@@ -157,10 +157,3 @@ class Client:
     async def close(self) -> None:
         await self.ws.close()
 
-
-async def synced(watcher: Client, clients: list[Client]) -> int:
-    """The room's version once every one of ``clients`` has caught up with ``watcher``."""
-    v: int = watcher.last["v"]
-    for client in clients:
-        await client.until_v(v)
-    return v
