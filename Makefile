@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest bench bench-rooms clean postgres
+.PHONY: run test lint typecheck pytest bench bench-rooms bench-server clean postgres
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ test: $(DEV_STAMP) postgres
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_beggar.py
+
+# The rooms server under load, bots answering at once (about 2 minutes): benchmarks/bench_server.py.
+bench-server: $(DEV_STAMP)
+	$(BIN)/python benchmarks/bench_server.py
 
 # Online rooms under load (about 2 minutes): latency, moves/s, memory per socket, restarts.
 bench-rooms: $(DEV_STAMP)
