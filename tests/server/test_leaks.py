@@ -342,6 +342,12 @@ class Driver:
             if answer["type"] == "ack":
                 await watcher.until_v(answer["v"])
         assert watcher.last["over"], f"{p.where()}: the game should have ended"
+        if late_at > 0:  # the game ended before the late joiners' moment: they come now
+            await self.join(None, "late spectator", watcher.last["v"])
+            s = rng.randrange(p.players)
+            await self.join(s, f"P{s + 1} second tab", watcher.last["v"])
+        if again_at > 0:
+            await self.reconnect(rng.randrange(p.players))
         await self.refused_after_the_end()
         final = watcher.last["v"]
         for client in self.open():
