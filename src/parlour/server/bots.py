@@ -12,6 +12,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
+import os
+import threading
+import time
 from functools import cache
 from typing import Any
 
@@ -81,9 +84,16 @@ def decide(
     return game.action_id(action)
 
 
-def _warm() -> None:
-    """Import the games in a new worker before its first decision (importing
-    :mod:`parlour.games` does it)."""
+def _warm(server: int) -> None:
+    """Start a new worker (the games are imported with this module): it leaves as soon as the
+    server process ``server`` is gone, even killed with SIGKILL, instead of waiting forever."""
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parlour-bot-watch", daemon=True).start()
 
 
 class BotPool:
@@ -103,6 +113,7 @@ class BotPool:
                     self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_warm,
+                    initargs=(os.getpid(),),
                 )
         return self._pool
 
@@ -115,6 +126,12 @@ class BotPool:
         return await loop.run_in_executor(
             self._executor(), decide, game.name, kind, view_json, legal, seed
         )
+
+    def start(self) -> None:
+        """Start the workers now rather than at the first bot move (a restarted server's
+        first bot answers sooner)."""
+        if self.workers > 0:
+            self._executor().submit(int)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -81,6 +81,7 @@ class Hub:
     async def start(self) -> None:
         await self.store.open()
         await self.store.listen(self.on_notify)
+        self.bots.start()
         self.started = time.monotonic()
 
     async def stop(self) -> None:
