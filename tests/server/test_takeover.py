@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.server.client import Client, create_room, running_server
+from tests.server.client import Client, ServerProcess, create_room, running_server
 
 
 async def _away_and_back(url: str, ws: str) -> None:
@@ -63,3 +63,34 @@ def test_an_absent_person_is_played_by_the_heuristic_until_he_is_back(tmp_path: 
         asyncio.run(_away_and_back(server.url, server.ws))
         _, err = server.stop()
     assert "Traceback" not in err
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(
+                line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line
+            )
+        except OSError:
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            found.add(int(status.parent.name))
+    return found
+
+
+def test_bot_workers_leave_with_a_killed_server(tmp_path: Path) -> None:
+    """After SIGKILL nothing of the server stays behind: its bot worker sees it gone."""
+    server = ServerProcess(tmp_path / "rooms.db", "--bot-workers", "1").start()
+    assert server.proc is not None
+    pid = server.proc.pid
+    deadline = time.monotonic() + 20
+    while not _children(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = _children(pid)
+    assert workers, "the server starts its bot worker with it"
+    server.kill()
+    while time.monotonic() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+        time.sleep(0.1)
+    left = [w for w in workers if Path(f"/proc/{w}").exists()]
+    assert not left, f"processes of a killed server still running: {left}"
