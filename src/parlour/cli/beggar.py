@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.table import Table as RichTable
 
@@ -26,13 +27,9 @@ from parlour.cli.common import (
 from parlour.core.game import JSON, seat_name
 from parlour.errors import InvalidNotation, ParlourError
 from parlour.games.beggar import BeggarGame, BeggarState, parse_deal, play_to_end
-from parlour.lab.beggar_stats import (
-    PERCENTILES,
-    BeggarStats,
-    FastStats,
-    run_fast_stats,
-    run_stats,
-)
+
+if TYPE_CHECKING:
+    from parlour.lab.beggar_stats import BeggarStats, FastStats
 
 # -- parlour beggar play ----------------------------------------------------------------------
 
@@ -106,6 +103,10 @@ def _play_deal_file(path: str, players: int | None, options: dict[str, str]) -> 
 
 
 def _cmd_beggar_stats(args: argparse.Namespace) -> int:
+    # Imported here: numpy and the statistics are not needed by every other command (a
+    # server restarting after a crash starts faster without them).
+    from parlour.lab.beggar_stats import run_fast_stats, run_stats
+
     seed = fresh_seed() if args.seed is None else args.seed
     if args.games < 1:
         raise CommandError(f"--games must be at least 1, got {args.games}")
@@ -170,6 +171,8 @@ def _print_stats(report: dict[str, JSON]) -> None:
         f"mean {report['mean_cards']:.2f} cards and {report['mean_tricks']:.2f} tricks; median "
         f"{report['median_cards']:g} cards, {report['median_tricks']:g} tricks"
     )
+    from parlour.lab.beggar_stats import PERCENTILES
+
     table = RichTable("percentile", "cards", "tricks", title="Game length (M8 counts)")
     for q in PERCENTILES:
         row = report["percentiles"][f"{q:g}"]

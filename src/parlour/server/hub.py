@@ -137,11 +137,16 @@ class Hub:
     async def submit(self, room: Room, event: EventRow) -> bool:
         """Store ``event``, fold it and send every socket its update (lock held). False: the
         version was taken by another process; the room has caught up."""
-        over = _ends(room, event)
+        after = (
+            room.state.apply(str(event.data["action"]), seat=event.seat)
+            if event.kind == "action"
+            else None
+        )
+        over = after.is_over if after is not None else (False if _new_deal(event) else None)
         if not await self.store.append(room.id, event, over=over):
             await self.catch_up(room)
             return False
-        room.fold(event)
+        room.fold(event, after)
         self.broadcast(room)
         return True
 
@@ -182,30 +187,16 @@ class Hub:
             out.append(entry)
         return out
 
-    def frame(self, room: Room, conn: Conn, kind: str) -> dict[str, Any]:
-        """What ``conn``'s seat may see now: its view, its legal moves when it is to move, the
-        log entries it has not been sent (all of them in a welcome or a new deal)."""
-        state, deal, seat = room.state, room.deal, conn.seat
-        since = conn.sent if (kind == "update" and conn.deal == deal.number) else 0
-        entries = state.log(seat, since)
-        conn.deal, conn.sent = deal.number, state.log_length()
-        legal = (
-            [str(a) for a in state.legal_actions()]
-            if seat is not None and state.to_move == seat
-            else []
-        )
+    def public(self, room: Room) -> dict[str, Any]:
+        """The part of a frame that is the same for every socket of the room."""
+        state, deal = room.state, room.deal
         outcome = state.outcome
         return {
-            "type": kind,
             "room": room.id,
-            "seat": seat,
             "v": room.v,
             "deal": deal.number,
             "commitment": deal.commitment,
             "to_move": state.to_move,
-            "view": state.view(seat).to_json(),
-            "legal": legal,
-            "log": [e.to_json() for e in entries],
             "seats": self.seats(room),
             "proposals": [
                 {
@@ -224,15 +215,43 @@ class Hub:
             "outcome": None if outcome is None else outcome.to_json(),
         }
 
+    def frame(
+        self, room: Room, conn: Conn, kind: str, public: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """What ``conn``'s seat may see now: its view, its legal moves when it is to move, the
+        log entries it has not been sent (all of them in a welcome or a new deal), and the
+        room's public part (:meth:`public`, made here unless given)."""
+        state, deal, seat = room.state, room.deal, conn.seat
+        since = conn.sent if (kind == "update" and conn.deal == deal.number) else 0
+        entries = state.log(seat, since)
+        conn.deal, conn.sent = deal.number, state.log_length()
+        legal = (
+            [str(a) for a in state.legal_actions()]
+            if seat is not None and state.to_move == seat
+            else []
+        )
+        return {
+            "type": kind,
+            "seat": seat,
+            "view": state.view(seat).to_json(),
+            "legal": legal,
+            "log": [e.to_json() for e in entries],
+            **(public if public is not None else self.public(room)),
+        }
+
     def broadcast(self, room: Room) -> None:
         """Send each socket its update; sockets of one seat that have been sent the same
         log share one frame (spectators, a person with two tabs)."""
+        conns = list(self.conns.get(room.id, ()))
+        if not conns:
+            return
         made: dict[tuple[int | None, int, int], str] = {}
-        for conn in list(self.conns.get(room.id, ())):
+        public = self.public(room)
+        for conn in conns:
             key = (conn.seat, conn.deal, conn.sent)
             text = made.get(key)
             if text is None:
-                text = made[key] = dumps(self.frame(room, conn, "update"))
+                text = made[key] = dumps(self.frame(room, conn, "update", public))
             else:
                 conn.deal, conn.sent = room.deal.number, room.state.log_length()
             conn.send(text)
@@ -354,10 +373,6 @@ def reject(cid: str | None, code: str, message: str, v: int) -> dict[str, Any]:
     return {"type": "reject", "id": cid, "code": code, "message": message, "v": v}
 
 
-def _ends(room: Room, event: EventRow) -> bool | None:
-    """Whether the game is over after ``event`` (for the store's count of open rooms)."""
-    if event.kind == "action":
-        return room.state.apply(str(event.data["action"]), seat=event.seat).is_over
-    if event.kind == "rematch" and "seed" in event.data:
-        return False
-    return None
+def _new_deal(event: EventRow) -> bool:
+    """Whether ``event`` starts a deal (so the room's game is running again)."""
+    return event.kind == "rematch" and "seed" in event.data

@@ -105,10 +105,11 @@ class Room:
 
     # -- folding stored events -------------------------------------------------------------------
 
-    def fold(self, event: EventRow) -> None:
+    def fold(self, event: EventRow, after: State | None = None) -> None:
         """Apply a stored event. Events were checked by :meth:`prepare` before they were
         stored, so a refusal here means the database holds something this version cannot
-        play, and it is raised as it is."""
+        play, and it is raised as it is. ``after`` is the state an action leads to, when the
+        caller has made it already."""
         if event.v != self.v + 1:
             raise ValueError(f"room {self.id}: event {event.v} after {self.v}")
         data = event.data
@@ -118,8 +119,11 @@ class Room:
             assert event.seat is not None
             self.rematch.add(event.seat)
         elif event.kind == "action":
+            # ``after``: the state the server made from this very event while checking it.
             deal = self.deal
-            deal.state = deal.state.apply(str(data["action"]), seat=event.seat)
+            if after is None:
+                after = deal.state.apply(str(data["action"]), seat=event.seat)
+            deal.state = after
             deal.actions.append(str(data["action"]))
         elif event.kind == "table":
             self._table(str(data["entry"]), event.seat, frozenset(data.get("votes", ())))
