@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest bench bench-rooms bench-server clean postgres
+.PHONY: run test lint typecheck pytest bench bench-server clean postgres
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,9 +43,6 @@ bench: $(STAMP)
 bench-server: $(DEV_STAMP)
 	$(BIN)/python benchmarks/bench_server.py
 
-# Online rooms under load (about 2 minutes): latency, moves/s, memory per socket, restarts.
-bench-rooms: $(DEV_STAMP)
-	$(BIN)/python benchmarks/bench_rooms.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

@@ -1,4 +1,4 @@
-"""A real ``parlour serve`` under rooms of bots and scripted clients (issue 12, item 11).
+"""A real ``parlour serve`` under rooms of bots and scripted clients.
 
 The server runs as its own process on SQLite in a temporary folder with ``--bot-delay 0`` (bots
 answer at once; ``--bot-delay`` changes it), a high ``--rate`` and otherwise its defaults (one
