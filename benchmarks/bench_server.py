@@ -139,7 +139,13 @@ class Server:
         self.proc.wait()
 
     def reap(self) -> None:
-        """Count and end the processes of a killed server that are still running."""
+        """Count and end the processes of a killed server still running 2 s after the kill
+        (a bot worker looks for its server once a second)."""
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline and any(
+            Path(f"/proc/{pid}").exists() for pid in self.dead_children
+        ):
+            time.sleep(0.05)
         for pid in self.dead_children:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
@@ -340,18 +346,9 @@ class Sock:
                 await self.ws.send(json.dumps(frame))
 
 
-def _worker(
-    url: str,
-    rooms: list[dict[str, Any]],
-    opts: Options,
-    seed: int,
-    queue: Any,
-    go: Event,
-    measure: Event,
-    stop: Event,
-    welcomed: Any,
-) -> None:
-    asyncio.run(_clients(url, rooms, opts, seed, queue, go, measure, stop, welcomed))
+def _worker(*args: Any) -> None:
+    """A client process: :func:`_clients` on an event loop of its own (same arguments)."""
+    asyncio.run(_clients(*args))
 
 
 async def _clients(
