@@ -8,6 +8,7 @@ a reject code and, where the socket cannot go on, a close code:
 close code    meaning
 ============  ======================================================================
 1003          a binary frame (the protocol is JSON text)
+1007          text that is not UTF-8 (closed by the websocket layer itself)
 1008          the first frame was not a hello, or too many refused frames in a row
 1009          a frame over 4 KiB
 4401          the hello's token is not a seat's token in this room
