@@ -4,6 +4,10 @@ played by the heuristic bot until he is back"; bots decide in a worker process).
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -94,3 +98,23 @@ def test_bot_workers_leave_with_a_killed_server(tmp_path: Path) -> None:
         time.sleep(0.1)
     left = [w for w in workers if Path(f"/proc/{w}").exists()]
     assert not left, f"processes of a killed server still running: {left}"
+
+
+def test_ctrl_c_at_a_terminal_stops_the_server_and_its_workers_quietly(tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole process group, bot workers included: no traceback anywhere."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "parlour", "serve", "--port", "0", "--db", str(tmp_path / "r.db"),
+         "--quiet", "--bot-workers", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    assert proc.stdout.readline().startswith("Parlour is serving at http://127.0.0.1:")
+    deadline = time.monotonic() + 20
+    while not _children(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # the worker has started
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.strip().endswith("Parlour has stopped serving.")

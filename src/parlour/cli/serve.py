@@ -6,7 +6,9 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import json
 import math
+import os
 import socket
 import sys
 import textwrap
@@ -83,7 +85,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     sock = _bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    print(f"Parlour is serving at http://{shown}:{port}/", flush=True)
+    url = f"http://{shown}:{port}/"
+    if args.json:  # for programs that start a server: the address as a JSON line
+        print(json.dumps({"serving": url, "pid": os.getpid()}), flush=True)
+    else:
+        print(f"Parlour is serving at {url}", flush=True)
     config = uvicorn.Config(
         create_app(store, settings),
         log_level="warning" if args.quiet else "info",
@@ -173,6 +179,9 @@ def register(
         default=20,
         metavar="N",
         help="frames a second one socket may send, with bursts of twice that (default 20)",
+    )
+    p.add_argument(
+        "--json", action="store_true", help='print the address as {"serving": URL, "pid": N}'
     )
     p.add_argument("--quiet", action="store_true", help="log warnings only, no access log")
     p.set_defaults(func=_cmd_serve)

@@ -13,6 +13,7 @@ import asyncio
 import concurrent.futures
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from functools import cache
@@ -87,6 +88,10 @@ def decide(
 def _warm(server: int) -> None:
     """Start a new worker (the games are imported with this module): it leaves as soon as the
     server process ``server`` is gone, even killed with SIGKILL, instead of waiting forever."""
+
+    # Ctrl-C at a terminal reaches the whole process group: the server stops its workers
+    # itself, so a worker does not die of it with a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == server:
