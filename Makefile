@@ -1,11 +1,11 @@
-# Parlour: `make run` plays a game, `make test` checks everything. Both set themselves up.
+# Parlour: `make run` serves the browser lobby, `make test` checks everything. Both set themselves up.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest bench bench-server clean postgres
+.PHONY: run test lint typecheck pytest bench bench-server clean postgres chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +19,9 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP) $@
 
+# The browser lobby and tables; terminal play is `.venv/bin/parlour play`.
 run: $(STAMP)
-	$(BIN)/parlour play
+	$(BIN)/parlour serve
 
 # The online rooms' tests run a real PostgreSQL server of their own (tests/server/postgres.py):
 # Debian's package, installed here when missing (through sudo when not root and sudo exists).
@@ -31,7 +32,16 @@ postgres:
 		$$SUDO apt-get update -qq && \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
 
-test: $(DEV_STAMP) postgres
+# The browser tests (tests/browser/) drive Debian's Chromium with Playwright (no browser
+# download): the package is installed here when /usr/bin/chromium is missing.
+chromium:
+	@[ -x /usr/bin/chromium ] || { \
+		echo "Installing Debian's Chromium for the browser tests"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || ! command -v sudo >/dev/null || SUDO=sudo; \
+		$$SUDO apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
+
+test: $(DEV_STAMP) postgres chromium
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict
 	$(BIN)/python -m pytest
