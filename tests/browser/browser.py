@@ -1,0 +1,949 @@
+"""Helpers of the browser tests: Debian's Chromium under Playwright's sync API, table pages
+recorded at every change, whole games driven through the pages' ``data-action`` buttons, and
+the checks run on what the pages showed once the game's record (seed revealed) is known.
+
+Every wait is bounded by :data:`WAIT` and a failed wait says what it waited for.
+
+The page contract these helpers rely on (the hooks the pages promise):
+
+- ``#table`` with ``data-v`` (the room version shown), ``data-seat`` (a seat number or
+  ``spectator``) and ``data-game``;
+- face-up cards carry ``data-card`` (canonical notation) and an English ``aria-label``; face-down
+  cards carry none (``data-back``);
+- every legal move of the seat is a ``[data-action="NOTATION"]`` in the DOM (BEOR: a card with
+  several moves opens a menu of them when clicked); ``#notation`` in ``form#notation-form``
+  plays a move typed in notation;
+- ``[data-outcome]`` (the outcome's ``result``), ``[data-seed]``, ``button#rematch`` at the end;
+  ``#error`` (role=alert), ``#status``, ``#log``, ``#announce``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import random
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+import parlour
+from parlour.cards import parse_card
+from parlour.core.game import State
+from parlour.games import replay_json
+from tests.conformance.cardscan import cards_named
+from tests.server.client import WAIT, ServerProcess, create_room
+
+__all__ = [
+    "CHROMIUM",
+    "DESKTOP",
+    "PHONE",
+    "SCREENSHOTS",
+    "WAIT",
+    "WAIT_MS",
+    "Played",
+    "Replayed",
+    "Setup",
+    "Snap",
+    "Table",
+    "action_problems",
+    "axe_problems",
+    "card_leaks",
+    "english_name",
+    "example_texts",
+    "get_json",
+    "hook_problems",
+    "label_problems",
+    "launch",
+    "leak_canary",
+    "leak_problems",
+    "new_context",
+    "play_room",
+    "report",
+    "status_problems",
+    "version_problems",
+    "wait_js",
+]
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT_MS = WAIT * 1000
+GAME_SECONDS = 150.0
+"""The longest a whole game through the pages may take."""
+SCREENSHOTS = Path(__file__).with_name("screenshots")
+
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+}
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+SIZES: dict[str, dict[str, Any]] = {"phone": PHONE, "desktop": DESKTOP}
+
+
+def launch(pw: Playwright) -> Browser:
+    """Debian's Chromium, headless; the test fails (never skips) when it is missing."""
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: the browser tests drive Debian's Chromium package; "
+            "`make chromium` (part of `make test`) installs it",
+            pytrace=False,
+        )
+    return pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+
+def new_context(browser: Browser, size: str = "desktop", **extra: Any) -> BrowserContext:
+    """A fresh context (its own storage: one person's device) of ``size`` (``phone``: 390x844
+    with touch; ``desktop``: 1280x800), English, with the change recorder in every page."""
+    settings: dict[str, Any] = {"locale": "en-US", **SIZES[size], **extra}
+    context = browser.new_context(**settings)
+    context.set_default_timeout(WAIT_MS)
+    context.add_init_script(RECORDER_JS)
+    return context
+
+
+def get_json(url: str) -> Any:
+    response = httpx.get(url, timeout=WAIT)
+    assert response.status_code == 200, f"GET {url}: {response.status_code} {response.text}"
+    return response.json()
+
+
+# -- what a page shows -------------------------------------------------------------------------
+
+SNAPSHOT_JS = r"""() => {
+  const all = (sel) => Array.from(document.querySelectorAll(sel));
+  const shown = (e) => {
+    if (!e.isConnected || !e.getClientRects().length) return false;
+    const s = getComputedStyle(e);
+    return s.visibility !== 'hidden' && s.display !== 'none';
+  };
+  const table = document.querySelector('#table');
+  const outcome = document.querySelector('[data-outcome]');
+  const skip = new Set(['style', 'd', 'points', 'viewbox', 'transform', 'data-card',
+                        'aria-label']);
+  const attrs = [];
+  for (const e of all('*')) {
+    for (const a of e.attributes) {
+      if (!skip.has(a.name.toLowerCase())) attrs.push(a.name + '=' + a.value);
+    }
+  }
+  const text = (sel) => ((document.querySelector(sel) || {}).innerText || '').trim();
+  const body = document.body;
+  return {
+    origin: performance.timeOrigin,
+    at: performance.now(),
+    url: location.href,
+    lang: document.documentElement.lang,
+    v: table ? table.getAttribute('data-v') : null,
+    seat: table ? table.getAttribute('data-seat') : null,
+    game: table ? table.getAttribute('data-game') : null,
+    cards: all('[data-card]').map((e) => [e.getAttribute('data-card'),
+      e.getAttribute('aria-label'), e.tagName.toLowerCase(), e.getAttribute('role')]),
+    labels: all('[aria-label]').map((e) => e.getAttribute('aria-label')),
+    attrs,
+    actions: all('[data-action]').map((e) => e.getAttribute('data-action')),
+    visible: all('[data-action]').filter(shown).map((e) => e.getAttribute('data-action')),
+    outcome: outcome ? outcome.getAttribute('data-outcome') : null,
+    error: text('#error'),
+    status: text('#status'),
+    title: document.title,
+    text: body ? body.innerText : '',
+    content: body ? body.textContent : '',
+  };
+}"""
+"""One atomic snapshot of a page (one ``page.evaluate``, so one moment of the page)."""
+
+RECORDER_JS = (
+    r"""(() => {
+  if (window.__parlourSnaps) return;
+  const snap = """
+    + SNAPSHOT_JS
+    + r""";
+  const snaps = window.__parlourSnaps = [];
+  let last = '';
+  const record = () => {
+    if (!document.querySelector('#table')) return;
+    let s;
+    try { s = snap(); } catch (e) { return; }
+    const key = JSON.stringify([s.v, s.seat, s.cards, s.labels, s.attrs, s.actions, s.visible,
+                                s.outcome, s.title, s.text, s.content]);
+    if (key === last) return;
+    last = key;
+    if (snaps.length < 20000) snaps.push(s);
+  };
+  new MutationObserver(record).observe(document, {
+    subtree: true, childList: true, attributes: true, characterData: true });
+})();"""
+)
+"""An init script of every context: a snapshot of the table page at every change of its DOM
+(each batch of mutations), kept in ``window.__parlourSnaps`` until :meth:`Table.drain` takes
+them, so the moves of bots and of the ``#auto`` seat are seen too."""
+
+
+def _int(value: object) -> int | None:
+    return int(value) if isinstance(value, str) and re.fullmatch(r"\d+", value) else None
+
+
+@dataclass(frozen=True)
+class Snap:
+    """What one page showed at one moment."""
+
+    where: str
+    source: str
+    origin: float
+    at: float
+    url: str
+    lang: str
+    raw_v: str | None
+    seat: str | None
+    game: str | None
+    cards: tuple[tuple[str, str | None, str, str | None], ...]
+    labels: tuple[str, ...]
+    attrs: tuple[str, ...]
+    actions: tuple[str, ...]
+    visible: tuple[str, ...]
+    outcome: str | None
+    error: str
+    status: str
+    title: str
+    text: str
+    content: str
+
+    @property
+    def v(self) -> int | None:
+        return _int(self.raw_v)
+
+    @classmethod
+    def from_js(cls, where: str, source: str, obj: dict[str, Any]) -> Snap:
+        return cls(
+            where=where,
+            source=source,
+            origin=float(obj["origin"]),
+            at=float(obj["at"]),
+            url=str(obj["url"]),
+            lang=str(obj["lang"] or ""),
+            raw_v=obj["v"],
+            seat=obj["seat"],
+            game=obj["game"],
+            cards=tuple((str(c[0]), c[1], str(c[2]), c[3]) for c in obj["cards"]),
+            labels=tuple(str(x) for x in obj["labels"]),
+            attrs=tuple(str(x) for x in obj["attrs"]),
+            actions=tuple(str(x) for x in obj["actions"]),
+            visible=tuple(str(x) for x in obj["visible"]),
+            outcome=obj["outcome"],
+            error=str(obj["error"]),
+            status=str(obj["status"]),
+            title=str(obj["title"]),
+            text=str(obj["text"]),
+            content=str(obj["content"]),
+        )
+
+    def key(self) -> tuple[object, ...]:
+        return (
+            self.origin, self.raw_v, self.seat, self.cards, self.labels, self.attrs, self.actions,
+            self.visible, self.outcome, self.title, self.text, self.content,
+        )  # fmt: skip
+
+    def brief(self) -> str:
+        return (
+            f"{self.where}: data-v={self.raw_v!r} data-seat={self.seat!r} "
+            f"actions={list(self.actions)[:8]} outcome={self.outcome!r} "
+            f"status={self.status[:80]!r} error={self.error[:120]!r} url={self.url}"
+        )
+
+
+def wait_js(page: Page, js: str, arg: Any, what: str, timeout: float = WAIT) -> None:
+    """Wait (at most ``timeout`` seconds) until ``js(arg)`` is truthy in ``page``."""
+    try:
+        page.wait_for_function(js, arg=arg, timeout=timeout * 1000, polling=25)
+    except PlaywrightTimeout:
+        raise AssertionError(f"waited {timeout:g} s for {what}; {_describe(page)}") from None
+
+
+def _describe(page: Page) -> str:
+    try:
+        info = page.evaluate(
+            """() => ({url: location.href,
+              v: document.querySelector('#table')?.getAttribute('data-v'),
+              error: (document.querySelector('#error')?.innerText || '').trim(),
+              status: (document.querySelector('#status')?.innerText || '').trim(),
+              actions: Array.from(document.querySelectorAll('[data-action]'),
+                                  (e) => e.getAttribute('data-action')).slice(0, 10)})"""
+        )
+    except Exception as err:  # the page may be gone
+        return f"the page could not be read: {err}"
+    return f"page state: {info}"
+
+
+_READY = """() => /^\\d+$/.test(
+  document.querySelector('#table')?.getAttribute('data-v') ?? '')"""
+_V_ABOVE = """(v) => {
+  const t = document.querySelector('#table');
+  return t !== null && Number(t.getAttribute('data-v')) > v;
+}"""
+
+
+class Table:
+    """One table page (``seat`` None: a spectator) in a context of its own, with every
+    snapshot taken of it."""
+
+    def __init__(
+        self, context: BrowserContext, name: str, seat: int | None, *, touch: bool = False
+    ) -> None:
+        self.context = context
+        self.page = context.new_page()
+        self.name = name
+        self.seat = seat
+        self.touch = touch
+        self.snaps: list[Snap] = []
+        self.size = ""
+
+    def open(self, url: str) -> Table:
+        self.page.goto(url)
+        self.wait_ready()
+        return self
+
+    def wait_ready(self) -> None:
+        wait_js(self.page, _READY, None, f"{self.name}'s table to show a version (#table[data-v])")
+
+    def snapshot(self, source: str = "step") -> Snap:
+        snap = Snap.from_js(self.name, source, self.page.evaluate(SNAPSHOT_JS))
+        self._keep(snap)
+        return snap
+
+    def drain(self) -> None:
+        """Take the snapshots the page's recorder made since the last drain."""
+        for obj in self.page.evaluate("() => (window.__parlourSnaps || []).splice(0)"):
+            self._keep(Snap.from_js(self.name, "observer", obj))
+
+    def _keep(self, snap: Snap) -> None:
+        if not self.snaps or self.snaps[-1].key() != snap.key():
+            self.snaps.append(snap)
+
+    def v(self) -> int | None:
+        return _int(self.page.locator("#table").get_attribute("data-v"))
+
+    def wait_v_above(self, v: int, why: str) -> None:
+        wait_js(self.page, _V_ABOVE, v, f"{self.name}'s data-v to pass {v} {why}")
+
+    def press(self, target: Locator) -> None:
+        """A tap on a touch screen, a click elsewhere."""
+        if self.touch:
+            target.tap()
+        else:
+            target.click()
+
+    def play(self, action: str, *, notation: bool = False) -> None:
+        """Play ``action`` as a person would: its button (BEOR: through the card's menu when
+        the card has several moves), or typed into ``#notation``."""
+        page = self.page
+        if notation:
+            box = page.locator("form#notation-form #notation")
+            if self.touch:
+                box.tap()
+            box.fill(action)
+            box.press("Enter")
+            return
+        selector = f'[data-action="{action}"]:visible'
+        if page.locator(selector).count() == 0:
+            card = action.split(">", 1)[0]
+            opener = page.locator(f'#hand [data-card="{card}"]:visible')
+            if opener.count() == 0:
+                raise AssertionError(
+                    f"{self.name}: {action!r} is neither a visible [data-action] nor a visible "
+                    f"card #hand [data-card={card!r}] to open its menu; {_describe(page)}"
+                )
+            self.press(opener.first)
+            try:
+                page.locator(selector).first.wait_for(state="visible", timeout=WAIT_MS)
+            except PlaywrightTimeout:
+                raise AssertionError(
+                    f"{self.name}: clicking #hand [data-card={card!r}] showed no visible "
+                    f"[data-action={action!r}] within {WAIT:g} s; {_describe(page)}"
+                ) from None
+        self.press(page.locator(selector).first)
+
+
+# -- whole games --------------------------------------------------------------------------------
+
+
+@dataclass
+class Setup:
+    """A room to play through the pages: ``sizes[i]`` is ``phone`` or ``desktop`` for each
+    person seat; the seats in ``auto`` turn with ``#auto`` (Beggar-My-Neighbour)."""
+
+    game: str
+    seats: list[str]
+    names: list[str]
+    options: dict[str, Any]
+    sizes: dict[int, str]
+    driver_seed: int
+    auto: frozenset[int] = frozenset()
+    notation_rate: float = 0.1
+    mid_step: int = 4
+    """The person move before which screenshots and axe are taken."""
+    penalty_step: int | None = None
+    """The Game of Death: before this person move a seat not to move takes ``doh`` on
+    itself (a table entry, G13)."""
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+
+@dataclass
+class Played:
+    """A finished room: every page's snapshots, the record and what was checked on the way."""
+
+    setup: Setup
+    room: str
+    url: str
+    tables: list[Table]
+    record: dict[str, Any]
+    replayed: Replayed
+    steps: int
+    seconds: float
+    axe: dict[str, list[str]] = field(default_factory=dict)
+    shots: list[Path] = field(default_factory=list)
+    final: dict[str, Snap] = field(default_factory=dict)
+    seeds: dict[str, str] = field(default_factory=dict)
+    rematch: dict[str, bool] = field(default_factory=dict)
+    penalties: list[str] = field(default_factory=list)
+    via_notation: int = 0
+    hooks: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def snaps(self) -> list[Snap]:
+        return [s for t in self.tables for s in t.snaps]
+
+
+class Replayed:
+    """The states of a finished deal's record; the state at room version ``v`` is
+    ``states[v]`` (v0 is the deal; each action and table entry one more)."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        body = {k: v for k, v in record.items() if k != "outcome"}
+        self.record, self.states = replay_json(body)
+        self._hidden: dict[tuple[int, int | None], frozenset[str]] = {}
+        start = json.dumps(self.states[0].to_json(), ensure_ascii=False)
+        self.jokers = frozenset(c for c in cards_named(start) if c.startswith("JK"))
+
+    def state(self, v: int) -> State | None:
+        return self.states[v] if 0 <= v < len(self.states) else None
+
+    def hidden(self, v: int, seat: int | None) -> frozenset[str]:
+        key = (v, seat)
+        if key not in self._hidden:
+            self._hidden[key] = self.states[v].hidden_from(seat)
+        return self._hidden[key]
+
+
+def play_room(browser: Browser, server: ServerProcess, setup: Setup) -> Played:
+    """Create the room over HTTP, open every person seat's invite link in a context of its
+    own and the spectator link in another, and play the game to its end through the pages."""
+    body = {
+        "game": setup.game,
+        "players": setup.players,
+        "options": setup.options,
+        "seats": setup.seats,
+        "names": setup.names,
+    }
+    answer = create_room(server.url, body)
+    room = str(answer["room"])
+    tables: list[Table] = []
+    contexts: list[BrowserContext] = []
+    try:
+        for seat, kind in enumerate(setup.seats):
+            if kind != "person":
+                continue
+            size = setup.sizes.get(seat, "desktop")
+            context = new_context(browser, size)
+            contexts.append(context)
+            table = Table(context, f"P{seat + 1} ({size})", seat, touch=size == "phone")
+            table.size = size
+            tables.append(table.open(answer["seats"][seat]["link"]))
+        context = new_context(browser, "desktop")
+        contexts.append(context)
+        spectator = Table(context, "spectator (desktop)", None)
+        spectator.size = "desktop"
+        tables.append(spectator.open(answer["spectate"]))
+        return _play(server, setup, room, answer, tables)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def _play(
+    server: ServerProcess, setup: Setup, room: str, answer: dict[str, Any], tables: list[Table]
+) -> Played:
+    rng = random.Random(setup.driver_seed)
+    game = setup.game
+    axe: dict[str, list[str]] = {}
+    shots: list[Path] = []
+    penalties: list[str] = []
+    for table in tables:
+        if table.seat in setup.auto:
+            box = table.page.locator("input#auto")
+            table.press(box)
+            assert box.is_checked(), f"{table.name}: tapping input#auto did not check it"
+    driven = [t for t in tables if t.seat is not None and t.seat not in setup.auto]
+    start = time.monotonic()
+    last_change, last_vs = start, None
+    steps = notation = 0
+    mid_done = penalty_done = False
+    while True:
+        now = time.monotonic()
+        if now - start > GAME_SECONDS:
+            raise AssertionError(
+                f"{game}: the game did not end within {GAME_SECONDS:g} s ({steps} moves made "
+                "through the pages): " + "; ".join(t.snapshot().brief() for t in tables)
+            )
+        snaps = {t.name: t.snapshot() for t in tables}
+        for t in tables:
+            t.drain()
+        vs = tuple(s.raw_v for s in snaps.values())
+        if vs != last_vs:
+            last_vs, last_change = vs, now
+        if all(s.outcome is not None for s in snaps.values()):
+            break
+        movers = [t for t in driven if snaps[t.name].actions and snaps[t.name].outcome is None]
+        if len(movers) > 1:
+            raise AssertionError(
+                "two seats' pages offer moves at once: "
+                + "; ".join(snaps[t.name].brief() for t in movers)
+            )
+        if not movers:
+            if now - last_change > WAIT:
+                raise AssertionError(
+                    f"{game}: waited {WAIT:g} s for a page to change or a seat to be offered a "
+                    "move ([data-action]) or the end ([data-outcome]): "
+                    + "; ".join(s.brief() for s in snaps.values())
+                )
+            time.sleep(0.02)
+            continue
+        mover = movers[0]
+        snap = snaps[mover.name]
+        v = snap.v
+        assert v is not None, snap.brief()
+        if steps >= setup.mid_step and not mid_done:
+            mid_done = True
+            shots += _screenshots(tables, game, "")
+            for t in tables:
+                axe[f"{t.name} mid-game at v{v}"] = axe_problems(t.page)
+        if setup.penalty_step is not None and steps >= setup.penalty_step and not penalty_done:
+            penalty_done = True
+            penalties.append(_penalty(tables, mover, v))
+            last_change = time.monotonic()
+            continue
+        action = rng.choice(sorted(snap.actions))
+        typed = rng.random() < setup.notation_rate
+        notation += typed
+        mover.play(action, notation=typed)
+        how = "typed into #notation" if typed else "clicked"
+        mover.wait_v_above(v, f"after {action!r} was {how}")
+        steps += 1
+        last_change = time.monotonic()
+    seconds = time.monotonic() - start
+    final = {t.name: t.snapshot("final") for t in tables}
+    for t in tables:
+        t.drain()
+    shots += _screenshots(tables, game, "-end")
+    for t in tables:
+        axe[f"{t.name} end screen"] = axe_problems(t.page)
+    seeds = {t.name: _seed_text(t.page) for t in tables}
+    rematch = {t.name: t.page.locator("button#rematch").count() > 0 for t in tables}
+    hooks = {t.name: t.page.evaluate(HOOKS_JS) for t in tables}
+    record = get_json(f"{server.url}/api/rooms/{room}/record")
+    played = Played(
+        setup, room, server.url, tables, record, Replayed(record), steps, seconds,
+        axe, shots, final, seeds, rematch, penalties, notation, hooks,
+    )  # fmt: skip
+    return played
+
+
+HOOKS_JS = """() => ({
+  log: (document.querySelector('#log')?.innerText || '').trim().length,
+  announce: document.querySelector('#announce')?.getAttribute('aria-live') ?? null,
+  status: document.querySelector('#status') !== null,
+  error: document.querySelector('#error')?.getAttribute('role') ?? null,
+  notation: document.querySelector('form#notation-form #notation') !== null,
+})"""
+"""The table's other hooks: ``#log`` (its text's length), ``#announce``'s ``aria-live``,
+``#status``, ``#error``'s role, the notation box."""
+
+
+def _seed_text(page: Page) -> str:
+    seed = page.locator("[data-seed]")
+    if seed.count() == 0:
+        return ""
+    first = seed.first
+    return f"{first.get_attribute('data-seed') or ''} {first.inner_text()}"
+
+
+def _screenshots(tables: list[Table], game: str, suffix: str) -> list[Path]:
+    """One screenshot of the table at each size (the first page of that size)."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    done: dict[str, Path] = {}
+    for t in tables:
+        viewport = t.page.viewport_size
+        assert viewport is not None
+        size = f"{viewport['width']}x{viewport['height']}"
+        if size in done:
+            continue
+        path = SCREENSHOTS / f"{game}{suffix}-{size}.png"
+        t.page.screenshot(path=str(path))
+        done[size] = path
+    return list(done.values())
+
+
+def _penalty(tables: list[Table], mover: Table, v: int) -> str:
+    """A person whose turn it is not enters ``doh`` on himself (G13: no vote needed); every
+    page then shows version ``v + 1``."""
+    other = next(t for t in tables if t.seat is not None and t is not mover)
+    assert other.seat is not None
+    entry = f"doh P{other.seat + 1}"
+    button = other.page.locator(f'button[data-table="{entry}"]')
+    if button.count() == 0:
+        raise AssertionError(
+            f"{other.name}: no button[data-table={entry!r}]; {_describe(other.page)}"
+        )
+    other.press(button.first)
+    for t in tables:
+        t.wait_v_above(v, f"after {other.name} entered {entry!r}")
+    return f"{other.name}: {entry} at v{v}"
+
+
+def axe_problems(page: Page) -> list[str]:
+    """axe-core's violations of impact ``serious`` or ``critical`` on the page, in words."""
+    results = Axe().run(page)
+    out = []
+    for violation in results.response.get("violations", []):
+        if violation.get("impact") not in ("serious", "critical"):
+            continue
+        nodes = violation.get("nodes", [])
+        where = [" ".join(str(x) for x in n.get("target", [])) for n in nodes[:6]]
+        summary = nodes[0].get("failureSummary", "") if nodes else ""
+        out.append(
+            f"{violation['id']} ({violation['impact']}): {violation.get('help')}; "
+            f"{len(nodes)} nodes, e.g. {where}; {summary}".replace("\n", " ")
+        )
+    return out
+
+
+# -- checks on what the pages showed ----------------------------------------------------------
+
+_RANKS = {
+    "A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six", "7": "Seven",
+    "8": "Eight", "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen", "K": "King",
+}  # fmt: skip
+_SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def english_name(card: str) -> str:
+    """A card's name in English words: ``Queen of hearts``, ``Ten of clubs``, ``Joker``."""
+    if card.startswith("JK"):
+        return "Joker"
+    return f"{_RANKS[card[0]]} of {_SUITS[card[1]]}"
+
+
+def _excerpt(text: str, card: str) -> str:
+    forms = [english_name(card), parse_card(card).pretty(), card]
+    low = text.lower()
+    for form in forms:
+        at = low.find(form.lower())
+        if at >= 0:
+            return repr(text[max(0, at - 40) : at + len(form) + 40])
+    return repr(text[:80])
+
+
+STATIC = Path(parlour.__file__).with_name("server") / "static"
+"""The pages' files: their fixed texts (rules, notation help) name example cards."""
+
+
+def _strings(obj: object) -> Iterable[str]:
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for value in obj.values():
+            yield from _strings(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            yield from _strings(value)
+
+
+@functools.cache
+def example_texts() -> tuple[str, ...]:
+    """The sentences of the pages' fixed texts (``static/**/*.json``: the rules and the
+    notation help, in every language) that name a card, as a page shows them (backticks
+    dropped, spaces collapsed), longest first. They are the same whatever the deal, so they
+    are taken out of a page's text before it is searched, as whole sentences only: the same
+    card anywhere else is still found."""
+    found: set[str] = set()
+    for path in sorted(STATIC.glob("**/*.json")):
+        for text in _strings(json.loads(path.read_text(encoding="utf-8"))):
+            if cards_named(text):
+                found.add(" ".join(text.replace("`", "").split()))
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+def _without(text: str, ignore: Iterable[str]) -> str:
+    text = " ".join(text.split())
+    for fixed in (*ignore, *example_texts()):
+        text = text.replace(fixed, " ")
+    return text
+
+
+def card_leaks(
+    snap: Snap,
+    hidden: frozenset[str],
+    jokers: frozenset[str] = frozenset(),
+    ignore: Iterable[str] = (),
+) -> list[str]:
+    """Every way ``snap`` shows a card of ``hidden``: a ``data-card``, a card named in an
+    ``aria-label``, another attribute, the title, ``innerText`` or ``textContent`` (as
+    ``QH``, ``10H``, ``Q♥``, ``10♣``, ``queen of hearts`` ...: :func:`cards_named`), or a
+    label saying ``Joker`` while every Joker of the deal (``jokers``) is hidden. ``ignore``:
+    texts that name no card although they may look like one (the room's id); the fixed
+    example sentences (:func:`example_texts`) are taken out too."""
+    where = f"{snap.where} at data-v={snap.raw_v} ({snap.source})"
+    out = [f"{where}: data-card={c!r}" for c, *_ in snap.cards if c in hidden]
+    fields: list[tuple[str, Iterable[str]]] = [
+        ("aria-label", snap.labels),
+        ("attribute", snap.attrs),
+        ("title", [snap.title]),
+        ("innerText", [snap.text]),
+        ("textContent", [snap.content]),
+    ]
+    for kind, texts in fields:
+        for raw in texts:
+            text = _without(raw, ignore)
+            for card in sorted(cards_named(text) & hidden):
+                out.append(f"{where}: {kind} names {card}: {_excerpt(text, card)}")
+    if jokers and jokers <= hidden:
+        for label in snap.labels:
+            if re.search(r"\bjoker\b", label, re.IGNORECASE):
+                out.append(
+                    f"{where}: aria-label {label!r} names a Joker, and every Joker is hidden"
+                )
+    return out
+
+
+def leak_problems(played: Played) -> list[str]:
+    """Every snapshot of every page against ``hidden_from`` of its seat at its version."""
+    out: list[str] = []
+    rep = played.replayed
+    ignore = [played.room, played.url]
+    for table in played.tables:
+        for snap in table.snaps:
+            v = snap.v
+            if v is None:
+                if snap.cards:
+                    out.append(f"{snap.where}: cards shown with no version: {snap.brief()}")
+                continue
+            if rep.state(v) is None:
+                out.append(f"{snap.where}: data-v={v} is beyond the record ({len(rep.states)})")
+                continue
+            hidden = rep.hidden(v, table.seat)
+            out += card_leaks(snap, hidden, rep.jokers, ignore)
+    return out
+
+
+def action_problems(played: Played) -> list[str]:
+    """``[data-action]`` holds only the legal moves of the seat at the version shown (none on
+    the spectator's page, none when it is another seat's turn), and every one of them when
+    the page offers moves."""
+    out: list[str] = []
+    rep = played.replayed
+    for table in played.tables:
+        for snap in table.snaps:
+            v = snap.v
+            state = None if v is None else rep.state(v)
+            if state is None:
+                if snap.actions:
+                    out.append(f"{snap.brief()}: moves offered at no known version")
+                continue
+            mine = table.seat is not None and state.to_move == table.seat and not state.is_over
+            legal = {str(a) for a in state.legal_actions()} if mine else set()
+            shown = set(snap.actions)
+            extra = sorted(shown - legal)
+            if extra:
+                out.append(f"{snap.where} at v{v} ({snap.source}): not legal there: {extra[:6]}")
+            missing = sorted(legal - shown)
+            if shown and missing:
+                out.append(
+                    f"{snap.where} at v{v} ({snap.source}): legal, not offered: {missing[:6]}"
+                )
+    return out
+
+
+def label_problems(played: Played) -> list[str]:
+    """Every face-up card is a button (or role img) whose ``aria-label`` names it in
+    English."""
+    out: set[str] = set()
+    for snap in played.snaps():
+        if not snap.lang.startswith("en"):
+            continue
+        for card, label, tag, role in snap.cards:
+            name = english_name(card) if re.fullmatch(r"[A2-9TJQK][SHDC]|JK[12]", card) else None
+            if name is None:
+                out.add(f"{snap.where}: data-card={card!r} is not canonical notation")
+                continue
+            if tag != "button" and role != "img":
+                out.add(f"{snap.where}: data-card={card!r} is a <{tag}> with role {role!r}")
+            if label is None or name.lower() not in label.lower():
+                out.add(f"{snap.where}: data-card={card!r} has aria-label {label!r}, not {name!r}")
+    return sorted(out)
+
+
+def version_problems(played: Played) -> list[str]:
+    """``data-seat`` and ``data-game`` are right, ``data-v`` never goes back within a page's
+    load and every page ends at the record's last version."""
+    out: list[str] = []
+    last_v = len(played.replayed.states) - 1
+    for table in played.tables:
+        want_seat = "spectator" if table.seat is None else str(table.seat)
+        seen: dict[float, int] = {}
+        for snap in sorted(table.snaps, key=lambda s: (s.origin, s.at)):
+            if snap.raw_v is None:
+                continue
+            if snap.seat != want_seat:
+                out.append(f"{snap.where}: data-seat={snap.seat!r}, not {want_seat!r}")
+            if snap.game != played.setup.game:
+                out.append(f"{snap.where}: data-game={snap.game!r}, not {played.setup.game!r}")
+            v = snap.v
+            if v is None:
+                out.append(f"{snap.where}: data-v={snap.raw_v!r} is not a whole number")
+                continue
+            before = seen.get(snap.origin, -1)
+            if v < before:
+                out.append(f"{snap.where}: data-v went back from {before} to {v}")
+            seen[snap.origin] = max(before, v)
+        final = played.final[table.name]
+        if final.v != last_v:
+            out.append(f"{table.name}: ends at data-v={final.raw_v!r}, the record at {last_v}")
+    return sorted(set(out))
+
+
+def hook_problems(played: Played) -> list[str]:
+    """The end screen on every page: the same ``[data-outcome]`` everywhere, the result of
+    the replayed record (and of the record's own ``outcome`` when it has one), the revealed
+    seed in ``[data-seed]``, ``button#rematch`` on the seats' pages; ``#log``, ``#announce``
+    (aria-live), ``#status``, ``#error`` (role=alert) and the notation box on the seats'
+    pages."""
+    out: list[str] = []
+    rep = played.replayed
+    outcome = rep.states[-1].outcome
+    assert outcome is not None, "the record's last state is not over"
+    want = outcome.result
+    if "outcome" in played.record:
+        shown = played.record["outcome"].get("result")
+        if shown != want:
+            out.append(f"the record's outcome.result {shown!r} is not its replay's {want!r}")
+    seed = rep.record.seed
+    for table in played.tables:
+        name = table.name
+        final = played.final[name]
+        if final.outcome != want:
+            out.append(f"{name}: [data-outcome]={final.outcome!r}, the record's result {want!r}")
+        seen = played.seeds[name]
+        if str(seed) not in seen and f"{seed:x}" not in seen.lower():
+            out.append(f"{name}: [data-seed] shows {seen[:80]!r}, not the seed {seed}")
+        if table.seat is not None and not played.rematch[name]:
+            out.append(f"{name}: no button#rematch on the end screen")
+        hooks = played.hooks[name]
+        if not hooks["log"]:
+            out.append(f"{name}: #log is missing or empty after a whole game")
+        if hooks["announce"] not in ("polite", "assertive"):
+            out.append(f"{name}: #announce has aria-live={hooks['announce']!r}")
+        if not hooks["status"]:
+            out.append(f"{name}: no #status")
+        if hooks["error"] != "alert":
+            out.append(f"{name}: #error has role={hooks['error']!r}, not alert")
+        if table.seat is not None and not hooks["notation"]:
+            out.append(f"{name}: no #notation in form#notation-form")
+    return out
+
+
+def status_problems(played: Played) -> list[str]:
+    """While the game runs, the spectator's ``#status`` and the document's title name the
+    player to move (by name, or as Player k)."""
+    out: set[str] = set()
+    rep = played.replayed
+    for table in played.tables:
+        if table.seat is not None:
+            continue
+        for snap in table.snaps:
+            state = None if snap.v is None else rep.state(snap.v)
+            if state is None or state.is_over or state.to_move is None:
+                continue
+            mover = state.to_move
+            names = (played.setup.names[mover], f"Player {mover + 1}")
+            if not any(n in snap.status for n in names):
+                out.add(f"{snap.where} at v{snap.v}: #status {snap.status!r} names no {names}")
+            if not any(n in snap.title for n in names):
+                out.add(f"{snap.where} at v{snap.v}: the title {snap.title!r} names no {names}")
+    return sorted(out)[:20]
+
+
+def report(problems: list[str], what: str) -> None:
+    """Fail listing ``problems`` (the first 40) when there are any."""
+    if problems:
+        listed = "\n".join(problems[:40])
+        more = f"\n... and {len(problems) - 40} more" if len(problems) > 40 else ""
+        pytest.fail(f"{what}: {len(problems)} problems\n{listed}{more}", pytrace=False)
+
+
+def leak_canary(played: Played) -> list[str]:
+    """The checker on this game's own snapshots: a hidden card planted in a copy of a real
+    snapshot, in each form a page could show it, must be found every time."""
+    out: list[str] = []
+    rep = played.replayed
+    planted = 0
+    for table in played.tables:
+        snap = next(
+            (s for s in table.snaps if s.v is not None and rep.state(s.v) is not None
+             and rep.hidden(s.v, table.seat)),
+            None,
+        )  # fmt: skip
+        if snap is None or snap.v is None:
+            continue
+        hidden = rep.hidden(snap.v, table.seat)
+        card = sorted(hidden)[0]
+        if card_leaks(snap, hidden, rep.jokers, [played.room, played.url]):
+            continue  # reported by the leak test itself
+        forms = {
+            "data-card": dataclasses.replace(
+                snap, cards=(*snap.cards, (card, None, "button", None))
+            ),
+            "aria-label": dataclasses.replace(snap, labels=(*snap.labels, english_name(card))),
+            "innerText pretty": dataclasses.replace(
+                snap, text=f"{snap.text} {parse_card(card).pretty()}"
+            ),
+            "innerText canonical": dataclasses.replace(snap, text=f"{snap.text}\n{card}"),
+            "textContent": dataclasses.replace(
+                snap, content=f"{snap.content}{english_name(card)}."
+            ),
+        }
+        for form, bad in forms.items():
+            planted += 1
+            if not card_leaks(bad, hidden, rep.jokers, [played.room, played.url]):
+                out.append(f"{table.name}: {card} planted as {form} was not found")
+    if not planted:
+        out.append("no snapshot with a hidden card to plant one in")
+    return out
