@@ -5,6 +5,9 @@
 - ``GET /api/rooms/ROOM/record[?deal=K]``: a finished deal's record, seed revealed.
 - ``GET /api/games``: the games, their player counts, options and seat kinds.
 - ``/ws/ROOM``: the websocket (:mod:`parlour.server.sockets`).
+- ``/`` (the lobby) and ``/r/ROOM`` (a table): the browser pages, one HTML shell over the ES
+  modules, styles and texts in ``static/`` (served under ``/static``; no build step, nothing
+  from another site: the Content-Security-Policy allows this origin only).
 
 Errors are ``{"error": {"code", "message"}}`` with a 4xx status.
 """
@@ -17,12 +20,15 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
+import segno
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from parlour.core.state import seat_name
@@ -91,6 +97,7 @@ def create_app(store: Store, settings: Settings | None = None) -> Starlette:
             route("/api/rooms/{room}", _room, ["GET"]),
             route("/api/rooms/{room}/record", _record, ["GET"]),
             WebSocketRoute("/ws/{room}", websocket),
+            Mount("/static", app=_Static(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
     )
@@ -115,13 +122,33 @@ def _quiet_client_errors() -> None:
         logger.addFilter(_ClientUtf8())
 
 
+STATIC = Path(__file__).with_name("static")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'self'"
+)
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+class _Static(StaticFiles):
+    """The pages' files, with the same security headers as the pages and a short cache."""
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers.update(HEADERS)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
 async def _index(request: Request) -> Response:
-    return HTMLResponse(
-        "<!doctype html><meta charset=utf-8><title>Parlour</title>"
-        "<p>Parlour's game server. Its HTTP API is under <code>/api</code> "
-        "(<a href=/api/games>/api/games</a>) and rooms are played over <code>/ws/ROOM</code>; "
-        "the README describes the protocol."
-    )
+    """The one HTML shell of the lobby and the tables: ``static/app.js`` reads the path."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    return HTMLResponse(html, headers={**HEADERS, "Cache-Control": "no-cache"})
 
 
 async def _games(hub: Hub, request: Request) -> Response:
@@ -223,6 +250,7 @@ async def _create(hub: Hub, request: Request) -> Response:
         if t is not None:
             entry["token"] = t
             entry["link"] = f"{base}/r/{room_id}#t={t}"
+            entry["qr"] = qr_rows(entry["link"])
         out_seats.append(entry)
     room = await hub.room(room_id)
     assert room is not None
@@ -231,8 +259,16 @@ async def _create(hub: Hub, request: Request) -> Response:
         "commitment": first.data["commitment"],
         "seats": out_seats,
         "spectate": f"{base}/r/{room_id}",
+        "spectate_qr": qr_rows(f"{base}/r/{room_id}"),
     }
     return JSONResponse(body, status_code=201)
+
+
+def qr_rows(text: str) -> list[str]:
+    """The QR code of ``text`` (segno; error correction M) as rows of ``0``/``1`` modules,
+    quiet zone left out: the lobby draws it as SVG."""
+    code = segno.make_qr(text, error="m", boost_error=False)
+    return ["".join("1" if m else "0" for m in row) for row in code.matrix]
 
 
 async def _loaded(hub: Hub, request: Request) -> Any:

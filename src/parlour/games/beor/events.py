@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 from parlour.cards import Card
-from parlour.core.game import seat_name
+from parlour.core.game import JSON, seat_name
 from parlour.core.log import Event
 from parlour.games.beor.notation import BASES
 
@@ -139,7 +139,10 @@ class Won(BeorEvent):
         else:
             shown = ", ".join(" ".join(c.pretty() for c in sorted(g)) for g in self.groups)
             text = f"{who} wins with two groups: {shown} (B5)"
-        return Event("won", text, {"seat": self.seat})
+        groups: JSON = (
+            None if self.groups is None else [[str(c) for c in sorted(g)] for g in self.groups]
+        )
+        return Event("won", text, {"seat": self.seat, "groups": groups})
 
 
 @dataclass(frozen=True, slots=True)

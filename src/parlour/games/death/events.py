@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from parlour.cards import Card
-from parlour.core.game import seat_name
+from parlour.core.game import JSON, seat_name
 from parlour.core.log import Event
 from parlour.games.death.options import DeathOptions
 
@@ -102,10 +102,19 @@ class Drank(DeathEvent):
         reason = self.why.words.format(
             card=_pretty(self.card), other=_pretty(self.other), value=self.drinks
         )
+        data: dict[str, JSON] = {
+            "seat": self.seat,
+            "drinks": self.drinks,
+            "reason": reason,
+            "why": self.why.name.lower(),
+        }
+        # The cards are named in the words already (thrown, or shown at the end: public).
+        if self.card is not None:
+            data["card"] = str(self.card)
+        if self.other is not None:
+            data["other"] = str(self.other)
         return Event(
-            self.why.kind,
-            f"{drink_words(self.seat, self.drinks, options)}: {reason}",
-            {"seat": self.seat, "drinks": self.drinks, "reason": reason},
+            self.why.kind, f"{drink_words(self.seat, self.drinks, options)}: {reason}", data
         )
 
 
@@ -189,7 +198,7 @@ class Swept(DeathEvent):
         return Event(
             "swept",
             f"The pile is swept after {self.why.value}; {seat_name(self.leader)} leads",
-            {"leader": self.leader},
+            {"leader": self.leader, "why": self.why.name.lower()},
         )
 
 
@@ -218,4 +227,4 @@ class Ended(DeathEvent):
             if self.why is EndWhy.ACE
             else f"the turn comes back to {who}, the first out (G10)"
         )
-        return Event("ended", f"The game ends: {text}", {})
+        return Event("ended", f"The game ends: {text}", {"why": self.why.value, "seat": self.seat})

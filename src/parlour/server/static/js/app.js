@@ -1,0 +1,39 @@
+// Parlour in the browser: the lobby at "/" and a table at "/r/ROOM". No build step: ES modules.
+
+import { $, showError } from "./dom.js";
+import { pickLanguage, setLanguage, t } from "./i18n.js";
+
+let page = null;
+
+async function start() {
+  const select = $("#lang");
+  await setLanguage(pickLanguage());
+  select.value = document.documentElement.lang;
+  select.addEventListener("change", async () => {
+    await setLanguage(select.value, true);
+    translateShell();
+    if (page && page.relabel) page.relabel();
+  });
+  translateShell();
+  const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{1,64})\/?$/);
+  const root = $("#app");
+  root.textContent = "";
+  try {
+    if (match) {
+      const { openTable } = await import("./table.js");
+      page = openTable(root, match[1]);
+    } else {
+      const { openLobby } = await import("./lobby.js");
+      page = await openLobby(root);
+    }
+  } catch (err) {
+    showError(t("error.load", { why: String(err && err.message ? err.message : err) }));
+  }
+}
+
+function translateShell() {
+  $("#lang-label").textContent = t("shell.language");
+  $(".brand").setAttribute("aria-label", t("shell.home"));
+}
+
+start();

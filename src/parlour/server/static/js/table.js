@@ -1,0 +1,472 @@
+// A table: one seat's socket to the room, and the page drawn from that seat's view only.
+// Hooks for tests and tools: #table[data-v][data-seat][data-game]; face-up cards [data-card];
+// every move the seat can make now a button[data-action]; the end screen [data-outcome].
+
+import { $, $$, announce, h, showError } from "./dom.js";
+import { isFourColour, pretty, setFourColour } from "./cards.js";
+import { has, t } from "./i18n.js";
+import { entryWords } from "./words.js";
+import { rulesPanel } from "./rules.js";
+import * as beor from "./beor.js";
+import * as death from "./death.js";
+import * as beggar from "./beggar.js";
+
+const GAMES = { beor, death, beggar };
+const TOKEN_KEY = (room) => `parlour.token.${room}`;
+
+export function openTable(root, roomId) {
+  // The seat's token rides in the link's fragment: keep it in this tab's storage, drop it from
+  // the address bar (and so from the history and from anything copied from the bar).
+  const found = /(?:^#|&)t=([A-Za-z0-9_-]{16,128})/.exec(location.hash);
+  if (found) {
+    sessionStorage.setItem(TOKEN_KEY(roomId), found[1]);
+    history.replaceState(null, "", location.pathname + location.search);
+  } else if (location.hash) {
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  const token = sessionStorage.getItem(TOKEN_KEY(roomId));
+  const table = new Table(root, roomId, token);
+  table.connect();
+  return table;
+}
+
+class Table {
+  constructor(root, roomId, token) {
+    this.root = root;
+    this.roomId = roomId;
+    this.token = token;
+    this.frame = null;
+    this.log = [];
+    this.fresh = [];
+    this.pending = null;
+    this.retry = 0;
+    this.closedForGood = false;
+    this.sound = localStorage.getItem("parlour.sound") === "1";
+    this.records = {};
+    this.ui = {}; // game modules keep their open menus and dialogs here
+    this.el = h("div#table", { "data-v": "", "data-seat": token ? "" : "spectator" });
+    root.append(this.el);
+    this.el.append(h("p.connecting", { text: t("table.connecting") }));
+  }
+
+  // -- the socket ------------------------------------------------------------------------------
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(this.roomId)}`);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.token, v: this.frame ? this.frame.v : 0 }));
+    });
+    ws.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
+    ws.addEventListener("close", (event) => this.closed(event));
+  }
+
+  closed(event) {
+    this.pending = null;
+    const fatal = { 4401: "error.bad_link", 4404: "error.no_room", 4403: "error.origin" };
+    if (fatal[event.code]) {
+      this.closedForGood = true;
+      if (event.code === 4401) sessionStorage.removeItem(TOKEN_KEY(this.roomId));
+      showError(t(fatal[event.code]));
+      this.el.textContent = "";
+      this.el.append(h("p", {}, h("a", { href: "/", text: t("table.to_lobby") })));
+      return;
+    }
+    // A lost network or a restarting server: try again, more slowly each time (at most 10 s).
+    const wait = Math.min(10000, 500 * 2 ** this.retry++);
+    this.setBanner(t("table.reconnecting"));
+    setTimeout(() => this.connect(), wait);
+  }
+
+  receive(msg) {
+    if (msg.type === "welcome" || msg.type === "update") {
+      this.retry = 0;
+      this.setBanner("");
+      const newDeal = !this.frame || msg.type === "welcome" || msg.deal !== this.frame.deal;
+      const previous = this.frame;
+      this.log = newDeal ? msg.log : this.log.concat(msg.log);
+      this.fresh = msg.type === "update" ? msg.log : [];
+      this.frame = msg;
+      if (newDeal && previous && msg.deal !== previous.deal) this.ui = {};
+      this.pending = null;
+      if (this.fresh.length) this.tell(this.fresh);
+      this.render();
+      if (msg.over) this.fetchRecord(msg.deal);
+    } else if (msg.type === "seats" && this.frame) {
+      this.frame = { ...this.frame, seats: msg.seats };
+      this.renderSeats();
+    } else if (msg.type === "reject") {
+      this.pending = null;
+      if (msg.code !== "stale") showError(msg.message);
+      if (msg.code === "unauthorized" && !this.frame) {
+        showError(t("error.bad_link"));
+      }
+    } else if (msg.type === "ack") {
+      showError("");
+    }
+  }
+
+  send(frame) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      showError(t("table.offline"));
+      return false;
+    }
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  /** Play `action` (notation) for this seat. */
+  act(action) {
+    if (this.pending || !this.frame) return;
+    const id = `a${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    if (this.send({ type: "act", id, v: this.frame.v, action })) this.pending = id;
+  }
+
+  vote(proposal, yes) {
+    this.send({ type: "vote", id: `v${Date.now().toString(36)}`, proposal, yes });
+  }
+
+  rematch() {
+    this.send({ type: "rematch", id: `r${Date.now().toString(36)}` });
+  }
+
+  // -- words -----------------------------------------------------------------------------------
+
+  name(seat) {
+    const s = this.frame && this.frame.seats[seat];
+    return s ? s.name : t("player", { n: seat + 1 });
+  }
+
+  words(entry) {
+    return entryWords(this.frame.seats.length && this.gameName(), entry, this);
+  }
+
+  gameName() {
+    return this.frame.game || this.detectGame();
+  }
+
+  detectGame() {
+    const view = this.frame.view;
+    if ("bases" in view) return "beor";
+    if ("pile_seats" in view) return "death";
+    return "beggar";
+  }
+
+  tell(entries) {
+    const mine = this.frame.seat;
+    for (const entry of entries) {
+      if (entry.seat === mine && entry.kind === "action") continue;
+      const text = this.words(entry).join(" ");
+      if (text) announce(text);
+    }
+    if (this.sound && this.frame.to_move === mine && mine !== null && !this.frame.over) beep();
+  }
+
+  // -- drawing ---------------------------------------------------------------------------------
+
+  setBanner(text) {
+    let banner = $("#banner");
+    if (!banner) {
+      banner = h("p#banner.banner", { role: "status" });
+      this.root.prepend(banner);
+    }
+    banner.textContent = text;
+    banner.hidden = !text;
+  }
+
+  relabel() {
+    if (this.frame) this.render();
+  }
+
+  render() {
+    const f = this.frame;
+    const game = this.gameName();
+    const mod = GAMES[game];
+    const focus = rememberFocus(this.el);
+    this.el.textContent = "";
+    this.el.dataset.v = String(f.v);
+    this.el.dataset.seat = f.seat === null ? "spectator" : String(f.seat);
+    this.el.dataset.game = game;
+    const myTurn = f.seat !== null && f.to_move === f.seat && !f.over;
+    this.el.classList.toggle("my-turn", myTurn);
+    const status = this.statusText();
+    document.title = `${myTurn ? "● " : ""}${status} · ${t(`game.${game}`)} · Parlour`;
+    const ctx = {
+      table: this, frame: f, view: f.view, legal: f.legal || [], seat: f.seat, myTurn,
+      fresh: this.fresh, log: this.log, ui: this.ui, name: (s) => this.name(s),
+      act: (a) => this.act(a), rerender: () => this.render(),
+    };
+    this.el.append(
+      h("div.table-head", {},
+        h("h1", {}, t(`game.${game}`), " ", h("span.room", { text: t("table.room", { room: this.roomId }) })),
+        h("p#status.status", { text: status })),
+      h("div.main-col", {},
+        h("section.seats-area", { "aria-label": t("table.players") }, this.seatList(mod, ctx)),
+        this.proposals(),
+        mod.board(ctx),
+        f.over ? this.endScreen(game, mod) : null,
+        mod.controls(ctx),
+        f.seat !== null && !f.over ? this.notationForm(game) : null),
+      h("div.side-col", {},
+        h("section.log-area", { "aria-labelledby": "log-title" },
+          h("h2", { id: "log-title", text: t("table.log") }),
+          this.logList()),
+        rulesPanel(game),
+        this.settings(mod, ctx)),
+    );
+    restoreFocus(this.el, focus);
+    const log = $("#log", this.el);
+    if (log) log.scrollTop = log.scrollHeight;
+  }
+
+  renderSeats() {
+    const list = $("#seat-list", this.el);
+    if (list && this.frame) list.replaceWith(this.seatList(GAMES[this.gameName()], this.ctxLite()));
+  }
+
+  ctxLite() {
+    const f = this.frame;
+    return { table: this, frame: f, view: f.view, seat: f.seat, name: (s) => this.name(s) };
+  }
+
+  statusText() {
+    const f = this.frame;
+    if (f.over) return t("table.over");
+    if (f.to_move === null || f.to_move === undefined) return "";
+    if (f.seat !== null && f.to_move === f.seat) return t("table.your_turn");
+    return t("table.turn_of", { name: this.name(f.to_move) });
+  }
+
+  seatList(mod, ctx) {
+    const f = this.frame;
+    const items = f.seats.map((s) => {
+      const bits = [];
+      if (s.kind !== "person") bits.push(t(`kind.${s.kind}`));
+      else bits.push(s.connected ? t("table.here") : t("table.away"));
+      if (s.seat === f.seat) bits.push(t("table.you"));
+      const extra = mod.seatFacts ? mod.seatFacts(ctx, s.seat) : [];
+      return h("li.seat", {
+        class: `seat${s.seat === f.to_move && !f.over ? " to-move" : ""}${s.seat === f.seat ? " me" : ""}`,
+        "data-player": s.seat,
+      },
+      h("span.seat-name", { text: s.name }),
+      h("span.seat-kind", { text: bits.join(" · ") }),
+      extra.map((x) => h("span.fact", { text: x })));
+    });
+    return h("ul#seat-list.seat-list", {}, items);
+  }
+
+  logList() {
+    const items = [];
+    for (const entry of this.log) {
+      const words = this.words(entry);
+      if (!words.length) continue;
+      items.push(h("li", { class: entry.seat === this.frame.seat ? "mine" : "" },
+        words.map((w) => h("span", { text: w }))));
+    }
+    return h("ol#log.log", { tabindex: "0", "aria-label": t("table.log") }, items);
+  }
+
+  notationForm(game) {
+    const input = h("input#notation", {
+      type: "text", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
+      "aria-describedby": "notation-help", enterkeyhint: "send",
+    });
+    const form = h("form#notation-form.notation", {},
+      h("label", { for: "notation", text: t("table.notation") }),
+      h("div.row", {}, input, h("button.secondary", { type: "submit", text: t("table.play") })),
+      h("p#notation-help.help", { text: t(`notation.${game}`) }));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = input.value.trim();
+      if (!text) return;
+      input.value = "";
+      this.act(text);
+    });
+    return form;
+  }
+
+  proposals() {
+    const f = this.frame;
+    if (!f.proposals || !f.proposals.length) return null;
+    return h("section.proposals", { "aria-label": t("table.proposals") },
+      f.proposals.map((p) => {
+        const can = f.seat !== null && p.target !== f.seat && p.by !== f.seat
+          && !p.yes.includes(f.seat) && !p.no.includes(f.seat);
+        return h("div.proposal", { "data-proposal": p.proposal },
+          h("p", { text: t("table.proposal", { by: this.name(p.by), entry: proposalWords(p.entry, this) }) }),
+          h("p.small", { text: t("table.votes", { yes: p.yes.length, no: p.no.length }) }),
+          can ? h("div.row", {},
+            h("button.secondary", { type: "button", "data-vote": "yes", onclick: () => this.vote(p.proposal, true), text: t("table.vote_yes") }),
+            h("button.secondary", { type: "button", "data-vote": "no", onclick: () => this.vote(p.proposal, false), text: t("table.vote_no") })) : null);
+      }));
+  }
+
+  endScreen(game, mod) {
+    const f = this.frame;
+    const outcome = f.outcome || {};
+    const seed = this.records[f.deal];
+    const people = f.seats.filter((s) => s.kind === "person");
+    const asked = new Set(f.rematch || []);
+    const iAsked = f.seat !== null && asked.has(f.seat);
+    return h("section#end.end", { "data-outcome": outcome.result || "", "aria-labelledby": "end-title" },
+      h("h2", { id: "end-title", text: t("end.title") }),
+      h("p.result", { text: mod.outcomeWords(outcome, this) }),
+      mod.scoreTable ? mod.scoreTable(outcome, this) : null,
+      this.matchTable(),
+      f.seat !== null ? h("div.row", {},
+        h("button#rematch.primary", { type: "button", disabled: iAsked, onclick: () => this.rematch(),
+          text: iAsked ? t("end.rematch_waiting", { n: people.length - asked.size }) : t("end.rematch") })) : null,
+      h("div.seed", {},
+        h("h3", { text: t("end.fair") }),
+        seed ? [
+          h("p", {}, t("end.seed"), " ", h("code", { "data-seed": seed.seed, text: String(seed.seed) })),
+          h("p", {}, t("end.commitment"), " ", h("code", { text: f.commitment })),
+          seed.checked === undefined ? null
+            : h("p", { class: seed.checked ? "ok" : "bad", text: seed.checked ? t("end.checked") : t("end.mismatch") }),
+          h("p", {}, h("a", { href: `/api/rooms/${this.roomId}/record?deal=${f.deal}`,
+            download: `parlour-${game}-${this.roomId}-${f.deal + 1}.json`, text: t("end.download") })),
+          h("p.small", {}, t("end.verify"), " ", h("code", { text: `parlour verify parlour-${game}-${this.roomId}-${f.deal + 1}.json` })),
+        ] : h("p", { text: t("end.loading_seed") })));
+  }
+
+  matchTable() {
+    const f = this.frame;
+    const match = f.match;
+    if (!match || !match.deals || match.deals.length < 1) return null;
+    const names = f.seats.map((s) => s.name);
+    return h("table.match", {},
+      h("caption", { text: t("end.match") }),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("end.deal") }),
+        names.map((n) => h("th", { scope: "col", text: n })))),
+      h("tbody", {},
+        match.deals.map((d) => h("tr", {}, h("th", { scope: "row", text: String(d.deal + 1) }),
+          names.map((_, s) => h("td", { class: d.winners.includes(s) ? "won" : "",
+            text: `${d.scores[s]}${d.winners.includes(s) ? " ★" : ""}` })))),
+        h("tr.total", {}, h("th", { scope: "row", text: t("end.total") }),
+          names.map((_, s) => h("td", { text: t("end.total_cell", { wins: match.wins[s], score: match.scores[s] }) })))));
+  }
+
+  async fetchRecord(deal) {
+    if (this.records[deal]) return;
+    this.records[deal] = null;
+    try {
+      const response = await fetch(`/api/rooms/${this.roomId}/record?deal=${deal}`);
+      if (!response.ok) { delete this.records[deal]; return; }
+      // Seeds go up to 2**63 - 1, past what a JavaScript number holds exactly: read the digits.
+      const raw = await response.text();
+      const digits = /"seed"\s*:\s*(\d+)/.exec(raw);
+      if (!digits) { delete this.records[deal]; return; }
+      const entry = { seed: digits[1] };
+      entry.checked = await checkCommitment(record.seed, this.frame.commitment);
+      this.records[deal] = entry;
+      if (this.frame.deal === deal) this.render();
+    } catch {
+      delete this.records[deal];
+    }
+  }
+
+  settings(mod, ctx) {
+    const four = h("input", { type: "checkbox", id: "four-colour", checked: isFourColour() });
+    four.addEventListener("change", () => { setFourColour(four.checked); this.render(); });
+    const sound = h("input", { type: "checkbox", id: "sound", checked: this.sound });
+    sound.addEventListener("change", () => {
+      this.sound = sound.checked;
+      localStorage.setItem("parlour.sound", this.sound ? "1" : "0");
+      if (this.sound) beep();
+    });
+    return h("details.settings", {},
+      h("summary", { text: t("table.settings") }),
+      h("label.check", {}, four, h("span", { text: t("table.four_colour") })),
+      h("label.check", {}, sound, h("span", { text: t("table.sound") })),
+      mod.settings ? mod.settings(ctx) : null);
+  }
+}
+
+function proposalWords(entry, table) {
+  const m = /^(doh|delay) P(\d+)$/.exec(entry);
+  if (!m) return entry;
+  return t(`penalty.${m[1]}`, { name: table.name(Number(m[2]) - 1) });
+}
+
+function rememberFocus(root) {
+  const el = document.activeElement;
+  if (!el || !root.contains(el)) return null;
+  return { id: el.id, card: el.dataset.card, action: el.dataset.action, table: el.dataset.table,
+    hand: Boolean(el.closest("[data-hand]")), index: el.closest("[data-hand]")
+      ? $$("button", el.closest("[data-hand]")).indexOf(el) : -1 };
+}
+
+function restoreFocus(root, focus) {
+  if (!focus) return;
+  let el = null;
+  if (focus.id) el = root.querySelector(`#${CSS.escape(focus.id)}`);
+  if (!el && focus.card && focus.hand) el = root.querySelector(`[data-hand] [data-card="${CSS.escape(focus.card)}"]`);
+  if (!el && focus.action) el = root.querySelector(`[data-action="${CSS.escape(focus.action)}"]`);
+  if (!el && focus.table) el = root.querySelector(`[data-table="${CSS.escape(focus.table)}"]`);
+  if (!el && focus.hand) {
+    const cards = $$("[data-hand] button", root);
+    el = cards[Math.min(Math.max(focus.index, 0), cards.length - 1)] || null;
+  }
+  if (el) {
+    if (el.closest("[data-hand]")) roveTo(el);
+    el.focus({ preventScroll: true });
+  }
+}
+
+/** A row of buttons that is one tab stop: arrows move, Home/End jump, Enter or Space presses. */
+export function roving(container) {
+  container.setAttribute("data-hand", "");
+  const buttons = $$("button", container);
+  buttons.forEach((b, i) => b.setAttribute("tabindex", i === 0 ? "0" : "-1"));
+  container.addEventListener("keydown", (event) => {
+    const list = $$("button", container);
+    const at = list.indexOf(document.activeElement);
+    if (at < 0) return;
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    let next = null;
+    if (step) next = list[(at + step + list.length) % list.length];
+    if (event.key === "Home") next = list[0];
+    if (event.key === "End") next = list[list.length - 1];
+    if (next) {
+      event.preventDefault();
+      roveTo(next);
+      next.focus();
+    }
+  });
+  return container;
+}
+
+function roveTo(el) {
+  const hand = el.closest("[data-hand]");
+  if (!hand) return;
+  for (const b of $$("button", hand)) b.setAttribute("tabindex", b === el ? "0" : "-1");
+}
+
+async function checkCommitment(seed, commitment) {
+  if (!crypto.subtle || !commitment) return undefined;
+  const bytes = new TextEncoder().encode(`parlour seed commitment v1\n${seed}`);
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  return commitment === hex || commitment.endsWith(hex);
+}
+
+let audio = null;
+function beep() {
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.12, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.25);
+  } catch {
+    // no audio on this device
+  }
+}
+
+export { pretty, has };
