@@ -132,7 +132,7 @@ function giveDialog(ctx, gives) {
     h("div.split", {}, inputs),
     send,
     h("p#give-note.small", { "aria-live": "polite" }),
-    h("details.give-all", {},
+    h("details.give-all", { open: true },
       h("summary", { text: t("death.give_one") }),
       targets.map((s) => h("div.give-row", {},
         h("span", { text: ctx.name(s) }),

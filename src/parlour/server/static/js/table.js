@@ -359,7 +359,7 @@ class Table {
       const digits = /"seed"\s*:\s*(\d+)/.exec(raw);
       if (!digits) { delete this.records[deal]; return; }
       const entry = { seed: digits[1] };
-      entry.checked = await checkCommitment(record.seed, this.frame.commitment);
+      entry.checked = await checkCommitment(entry.seed, this.frame.commitment);
       this.records[deal] = entry;
       if (this.frame.deal === deal) this.render();
     } catch {

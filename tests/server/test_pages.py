@@ -1,0 +1,199 @@
+"""The browser pages as files and as HTTP: served by the package itself (no other site, no build
+step), with a Content-Security-Policy; invite QR codes; every word the pages show exists in
+English, Romanian and Dutch with the same placeholders; every event the games log has words.
+
+The pages themselves are driven in a real browser by ``tests/browser/``."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from parlour.games import GAMES
+from parlour.games.death.events import Why
+from parlour.server.app import STATIC, qr_rows
+from tests.server.client import ServerProcess, create_room, running_server
+
+LANGS = ("en", "ro", "nl")
+JS = sorted((STATIC / "js").glob("*.js"))
+
+
+def load(path: Path) -> dict[str, object]:
+    obj = json.loads(path.read_text(encoding="utf-8"))
+    assert isinstance(obj, dict)
+    return obj
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with running_server(tmp_path_factory.mktemp("pages") / "rooms.db") as server:
+        yield server
+
+
+class TestServed:
+    @pytest.mark.parametrize("path", ["/", "/r/someroom"])
+    def test_the_lobby_and_a_table_are_one_shell_with_a_strict_policy(
+        self, server: ServerProcess, path: str
+    ) -> None:
+        response = httpx.get(server.url + path)
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/html")
+        assert '<script type="module" src="/static/js/app.js">' in response.text
+        policy = response.headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "default-src 'self'" in policy
+        assert "unsafe" not in policy
+        # Nothing is fetched from another site: every address in the shell is this server's.
+        assert not re.search(r'(src|href)="(https?:)?//', response.text)
+
+    def test_every_module_and_text_file_is_served_from_the_package(
+        self, server: ServerProcess
+    ) -> None:
+        files = [p for p in STATIC.rglob("*") if p.is_file()]
+        assert len(files) >= 15
+        for path in files:
+            rel = path.relative_to(STATIC).as_posix()
+            response = httpx.get(f"{server.url}/static/{rel}")
+            assert response.status_code == 200, rel
+            assert response.content == path.read_bytes(), rel
+            assert "content-security-policy" in response.headers
+        assert (
+            httpx.get(f"{server.url}/static/js/app.js")
+            .headers["content-type"]
+            .startswith(("text/javascript", "application/javascript"))
+        )
+
+    def test_no_module_imports_from_another_site(self) -> None:
+        for path in JS:
+            text = path.read_text(encoding="utf-8")
+            for target in re.findall(r'from "([^"]+)"|import\("([^"]+)"\)', text):
+                name = next(t for t in target if t)
+                assert name.startswith("./"), f"{path.name} imports {name}"
+                assert (path.parent / name).is_file(), f"{path.name} imports a missing {name}"
+
+    def test_a_path_outside_the_pages_is_not_served(self, server: ServerProcess) -> None:
+        for bad in ("/static/../app.py", "/static/%2e%2e/app.py", "/static/nothing.js"):
+            assert httpx.get(server.url + bad).status_code == 404, bad
+
+    def test_room_creation_answers_each_invite_as_a_qr_code(self, server: ServerProcess) -> None:
+        body = {"game": "death", "players": 3, "seats": ["person", "person", "random"]}
+        room = create_room(server.url, body)
+        people = [s for s in room["seats"] if s["kind"] == "person"]
+        assert len(people) == 2
+        assert "qr" not in room["seats"][2]
+        for rows in [s["qr"] for s in people] + [room["spectate_qr"]]:
+            assert_qr(rows)
+        assert people[0]["qr"] != people[1]["qr"]
+
+
+def assert_qr(rows: list[str]) -> None:
+    """A QR symbol: square, 21 + 4k modules, its three finder patterns in place."""
+    n = len(rows)
+    assert n >= 21 and (n - 21) % 4 == 0
+    assert all(len(r) == n and set(r) <= {"0", "1"} for r in rows)
+    finder = ["1111111", "1000001", "1011101", "1011101", "1011101", "1000001", "1111111"]
+    for top, left in ((0, 0), (0, n - 7), (n - 7, 0)):
+        assert [rows[top + i][left : left + 7] for i in range(7)] == finder
+
+
+def test_qr_rows_hold_a_long_invite_link() -> None:
+    link = "http://192.168.100.200:65535/r/" + "A" * 12 + "#t=" + "x" * 43
+    assert_qr(qr_rows(link))
+    assert len(qr_rows(link)) > len(qr_rows("http://a/"))
+
+
+class TestWords:
+    def test_romanian_and_dutch_have_every_english_key_with_its_placeholders(self) -> None:
+        en = load(STATIC / "i18n" / "en.json")
+        for lang in ("ro", "nl"):
+            other = load(STATIC / "i18n" / f"{lang}.json")
+            missing = [k for k in en if k not in other]
+            assert not missing, f"{lang} lacks {missing}"
+            for key, text in other.items():
+                base = re.sub(r"\.(one|few|other)$", "", key)
+                source = en.get(key, en.get(f"{base}.other", en.get(base)))
+                if source is None:
+                    assert key.startswith("option."), f"{lang} has an unknown key {key}"
+                    continue
+                assert set(re.findall(r"\{\w+\}", str(text))) == set(
+                    re.findall(r"\{\w+\}", str(source))
+                ), f"{lang} {key}: {text!r} against {source!r}"
+                assert text != "", f"{lang} {key} is empty"
+
+    def test_the_languages_differ_where_people_read(self) -> None:
+        words = {lang: load(STATIC / "i18n" / f"{lang}.json") for lang in LANGS}
+        for key in ("lobby.create", "table.your_turn", "card.name", "beggar.turn"):
+            assert len({words[lang][key] for lang in LANGS}) == 3, key
+
+    def test_every_option_has_its_help_in_romanian_and_dutch(self) -> None:
+        for lang in ("ro", "nl"):
+            words = load(STATIC / "i18n" / f"{lang}.json")
+            for game in GAMES.values():
+                for option in game.info.options:
+                    assert f"option.{option.name}" in words, (lang, option.name)
+
+    def test_every_literal_key_the_pages_use_has_english_words(self) -> None:
+        en = load(STATIC / "i18n" / "en.json")
+        used: set[str] = set()
+        for path in JS:
+            used |= set(re.findall(r'\bt\("([a-z_.0-9]+)"', path.read_text(encoding="utf-8")))
+        assert len(used) > 100
+        missing = sorted(
+            k for k in used if k not in en and f"{k}.other" not in en and k not in ("", ".")
+        )
+        assert not missing
+
+    def test_every_key_family_built_at_run_time_is_complete(self) -> None:
+        en = load(STATIC / "i18n" / "en.json")
+        wanted = [f"game.{g}" for g in GAMES]
+        wanted += [f"kind.{k}" for k in ("person", "random", "heuristic", "ismcts", "bot")]
+        wanted += [f"rank.{r}" for r in "A23456789TJQK"] + [f"suit.{s}" for s in "SHDC"]
+        wanted += [f"base.{b}" for b in ("black", "even", "odd", "red")]
+        wanted += [f"why.{w.name.lower()}" for w in Why]
+        wanted += [f"notation.{g}" for g in GAMES] + ["penalty.doh", "penalty.delay"]
+        wanted += [f"beggar.speed_{s}" for s in ("fast", "normal", "slow")]
+        assert [k for k in wanted if k not in en] == []
+
+    def test_the_short_rules_cover_every_game_alike_in_each_language(self) -> None:
+        shapes = []
+        for lang in LANGS:
+            rules = load(STATIC / "rules" / f"{lang}.json")
+            assert set(rules) == set(GAMES)
+            shapes.append(
+                {
+                    g: [len(s["items"]) for s in r["sections"]]  # type: ignore[index]
+                    for g, r in rules.items()
+                }
+            )
+        assert shapes[0] == shapes[1] == shapes[2]
+
+
+def logged_kinds(game_name: str, games: int) -> set[str]:
+    game = GAMES[game_name]
+    kinds: set[str] = set()
+    rng = random.Random(3)
+    options = {"card_limit": 400} if game_name == "beggar" else {}
+    for seed in range(games):
+        players = rng.randint(game.info.min_players, min(game.info.max_players, 5))
+        state = game.new(players, seed, options)
+        while not state.is_over:
+            state = state.apply(rng.choice(state.legal_actions()))
+        for entry in state.log(None, 0):
+            kinds |= {e.kind for e in entry.events}
+    return kinds
+
+
+@pytest.mark.parametrize(("game", "games"), [("beor", 30), ("death", 20), ("beggar", 20)])
+def test_every_event_the_games_log_is_put_into_words_by_the_page(game: str, games: int) -> None:
+    """words.js words each event from its data, in the chosen language: an event kind the page
+    does not know would fall back to the server's English."""
+    words = (STATIC / "js" / "words.js").read_text(encoding="utf-8")
+    known = set(re.findall(rf'case "{game}\.(\w+)"', words))
+    kinds = logged_kinds(game, games)
+    assert len(kinds) >= 4
+    assert kinds <= known, f"no words for {sorted(kinds - known)}"
