@@ -90,6 +90,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print(json.dumps({"serving": url, "pid": os.getpid()}), flush=True)
     else:
         print(f"Parlour is serving at {url}", flush=True)
+        if not args.quiet:
+            print(
+                "Open that address in a browser to start a room (the lobby); "
+                "friends on your network need --host 0.0.0.0 and this machine's address. "
+                "Ctrl-C stops the server.",
+                flush=True,
+            )
     config = uvicorn.Config(
         create_app(store, settings),
         log_level="warning" if args.quiet else "info",
