@@ -146,6 +146,15 @@ SNAPSHOT_JS = r"""() => {
   }
   const text = (sel) => ((document.querySelector(sel) || {}).innerText || '').trim();
   const body = document.body;
+  // Every text node on its own line: textContent would run "Bob" and "QH" together.
+  const nodes = [];
+  if (body) {
+    const walk = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const tag = n.parentElement ? n.parentElement.tagName : '';
+      if (tag !== 'SCRIPT' && tag !== 'STYLE' && n.nodeValue.trim()) nodes.push(n.nodeValue);
+    }
+  }
   return {
     origin: performance.timeOrigin,
     at: performance.now(),
@@ -165,7 +174,7 @@ SNAPSHOT_JS = r"""() => {
     status: text('#status'),
     title: document.title,
     text: body ? body.innerText : '',
-    content: body ? body.textContent : '',
+    content: nodes.join('\n'),
   };
 }"""
 """One atomic snapshot of a page (one ``page.evaluate``, so one moment of the page)."""
@@ -716,7 +725,7 @@ def card_leaks(
     ignore: Iterable[str] = (),
 ) -> list[str]:
     """Every way ``snap`` shows a card of ``hidden``: a ``data-card``, a card named in an
-    ``aria-label``, another attribute, the title, ``innerText`` or ``textContent`` (as
+    ``aria-label``, another attribute, the title, ``innerText`` or any text node (as
     ``QH``, ``10H``, ``Q♥``, ``10♣``, ``queen of hearts`` ...: :func:`cards_named`), or a
     label saying ``Joker`` while every Joker of the deal (``jokers``) is hidden. ``ignore``:
     texts that name no card although they may look like one (the room's id); the fixed
