@@ -64,6 +64,7 @@ __all__ = [
     "hook_problems",
     "label_problems",
     "launch",
+    "layout_problems",
     "leak_canary",
     "leak_problems",
     "new_context",
@@ -955,4 +956,40 @@ def leak_canary(played: Played) -> list[str]:
                 out.append(f"{table.name}: {card} planted as {form} was not found")
     if not planted:
         out.append("no snapshot with a hidden card to plant one in")
+    return out
+
+
+_OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const small = [];
+  for (const e of document.querySelectorAll(
+      'button, [role="button"], input[type="button"], input[type="submit"]')) {
+    if (!e.getClientRects().length || getComputedStyle(e).visibility === 'hidden') continue;
+    const r = e.getBoundingClientRect();
+    if (r.width < 44 - 0.01 || r.height < 44 - 0.01) {
+      const what = e.dataset.action || e.dataset.card || e.id || e.getAttribute('aria-label')
+                   || e.innerText.trim().slice(0, 30);
+      const size = `${r.width.toFixed(1)}x${r.height.toFixed(1)}`;
+      small.push(`${e.tagName.toLowerCase()} "${what}" ${size}`);
+    }
+  }
+  const wide = Array.from(document.querySelectorAll('body *')).filter((e) => {
+    const r = e.getBoundingClientRect();
+    return r.right > width + 0.5 && !Array.from(e.children).some(
+      (c) => c.getBoundingClientRect().right > width + 0.5);
+  }).slice(0, 5).map((e) => `${e.tagName.toLowerCase()}.${e.className} to ` +
+                            `${e.getBoundingClientRect().right.toFixed(0)} px`);
+  return {scroll: document.documentElement.scrollWidth, width, small, wide};
+}"""
+
+
+def layout_problems(page: Page, where: str) -> list[str]:
+    """At 360 px: no horizontal scroll, and every visible button at least 44x44 CSS px."""
+    found = page.evaluate(_OVERFLOW)
+    out = [f"{where}: {b} is under 44x44 CSS px" for b in found["small"]]
+    if found["scroll"] > 360:
+        out.append(
+            f"{where}: scrollWidth {found['scroll']} > 360 (a horizontal scroll); "
+            f"reaching past the edge: {found['wide']}"
+        )
     return out
