@@ -172,7 +172,8 @@ export async function openLobby(root) {
       h("p", { text: t("lobby.invites_help") }),
       h("ul.invites", {}, people.map((s) => h("li.invite", {},
         h("div.invite-text", {},
-          h("strong", { text: `${t("player", { n: s.seat + 1 })}: ${s.name}` }),
+          h("strong", { text: s.name === t("player", { n: s.seat + 1 }) ? s.name
+            : `${t("player", { n: s.seat + 1 })}: ${s.name}` }),
           h("a", { "data-invite": s.seat, href: s.link, target: "_blank", rel: "noopener",
             class: "invite-link", text: t("lobby.open_seat") }),
           copyButton(s.link, s.seat)),
