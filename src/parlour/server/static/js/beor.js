@@ -108,7 +108,12 @@ function menu(ctx, card, actions, hidden) {
     const [on, from] = rest.split("/");
     (byBase[on] = byBase[on] || []).push({ action: a, from: from || on });
   }
-  const close = () => { ctx.ui.menu = null; ctx.rerender(); };
+  const close = () => {
+    ctx.ui.menu = null;
+    ctx.rerender();
+    const chosen = document.querySelector(`#hand [data-card="${card}"]`);
+    if (chosen) chosen.focus();
+  };
   const el = h("div.move-menu", { role: "group", "data-menu": card, hidden,
     "aria-label": t("beor.menu", { card: pretty(card) }) },
     h("p.menu-title", { text: t("beor.menu", { card: pretty(card) }) }),
