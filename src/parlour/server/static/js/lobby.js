@@ -12,7 +12,13 @@ export async function openLobby(root) {
   const { games } = await response.json();
   const byName = Object.fromEntries(games.map((g) => [g.game, g]));
   const saved = loadChoices();
+  // The last room made in this tab, so a reload keeps its invitations (this tab only).
   let created = null;
+  try {
+    created = JSON.parse(sessionStorage.getItem("parlour.created") || "null");
+  } catch {
+    created = null;
+  }
 
   const el = h("section.lobby", { "aria-labelledby": "lobby-title" });
   root.append(el);
@@ -154,6 +160,7 @@ export async function openLobby(root) {
       }
       saveChoices(choice);
       created = answer;
+      sessionStorage.setItem("parlour.created", JSON.stringify(answer));
       render();
       const first = $("#invites h2", el);
       if (first) { first.setAttribute("tabindex", "-1"); first.focus(); }

@@ -13,6 +13,7 @@ import * as beggar from "./beggar.js";
 
 const GAMES = { beor, death, beggar };
 const TOKEN_KEY = (room) => `parlour.token.${room}`;
+const LOG_SHOWN = 300;
 
 export function openTable(root, roomId) {
   // The seat's token rides in the link's fragment: keep it in this tab's storage, drop it from
@@ -27,6 +28,10 @@ export function openTable(root, roomId) {
   const token = sessionStorage.getItem(TOKEN_KEY(roomId));
   const table = new Table(root, roomId, token);
   table.connect();
+  // Back on the network (or back in the tab after a phone slept): reconnect now, not later.
+  const revive = () => table.revive();
+  window.addEventListener("online", revive);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) revive(); });
   return table;
 }
 
@@ -76,7 +81,15 @@ class Table {
     // A lost network or a restarting server: try again, more slowly each time (at most 10 s).
     const wait = Math.min(10000, 500 * 2 ** this.retry++);
     this.setBanner(t("table.reconnecting"));
-    setTimeout(() => this.connect(), wait);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), wait);
+  }
+
+  revive() {
+    if (this.closedForGood || !this.ws || this.ws.readyState !== WebSocket.CLOSED) return;
+    clearTimeout(this.retryTimer);
+    this.retry = 0;
+    this.connect();
   }
 
   receive(msg) {
@@ -258,8 +271,11 @@ class Table {
   }
 
   logList() {
+    // The latest entries (a long Beggar-My-Neighbour game logs thousands); the record has all.
     const items = [];
-    for (const entry of this.log) {
+    const skipped = Math.max(0, this.log.length - LOG_SHOWN);
+    if (skipped) items.push(h("li.earlier", { text: t("table.earlier", { n: skipped }) }));
+    for (const entry of this.log.slice(skipped)) {
       const words = this.words(entry);
       if (!words.length) continue;
       items.push(h("li", { class: entry.seat === this.frame.seat ? "mine" : "" },
