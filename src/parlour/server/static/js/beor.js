@@ -4,7 +4,7 @@
 import { backEl, cardEl, cardName, pretty } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { roving } from "./table.js";
+import { knownCards, roving } from "./table.js";
 
 const BASES = ["black", "even", "odd", "red"];
 
@@ -51,7 +51,7 @@ export function seatFacts(ctx, seat) {
   if ((view.out || []).includes(seat)) facts.push(t("beor.out"));
   else facts.push(t("cards_in_hand", { n: view.hand_sizes[seat] }));
   const known = (view.known_in_hands || [])[seat] || [];
-  if (known.length && seat !== ctx.seat) facts.push(t("beor.holds", { cards: known.map(pretty).join(" ") }));
+  if (known.length && seat !== ctx.seat) facts.push(knownCards(known));
   return facts;
 }
 

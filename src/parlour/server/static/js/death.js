@@ -4,7 +4,7 @@
 import { cardEl, cardName, pretty } from "./cards.js";
 import { $$, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { roving } from "./table.js";
+import { knownCards, roving } from "./table.js";
 
 export function board(ctx) {
   const view = ctx.view;
@@ -68,7 +68,7 @@ function drinksTable(ctx) {
 export function seatFacts(ctx, seat) {
   const known = (ctx.view.known_in_hands || [])[seat] || [];
   const facts = [t("cards_in_hand", { n: ctx.view.hand_sizes[seat] })];
-  if (known.length && seat !== ctx.seat) facts.push(t("beor.holds", { cards: known.map(pretty).join(" ") }));
+  if (known.length && seat !== ctx.seat) facts.push(knownCards(known));
   return facts;
 }
 

@@ -3,7 +3,7 @@
 // every move the seat can make now a button[data-action]; the end screen [data-outcome].
 
 import { $, $$, announce, h, showError } from "./dom.js";
-import { isFourColour, pretty, setFourColour } from "./cards.js";
+import { cardEl, isFourColour, pretty, setFourColour } from "./cards.js";
 import { has, t } from "./i18n.js";
 import { entryWords } from "./words.js";
 import { rulesPanel } from "./rules.js";
@@ -265,7 +265,7 @@ class Table {
       },
       h("span.seat-name", { text: s.name }),
       h("span.seat-kind", { text: bits.join(" · ") }),
-      extra.map((x) => h("span.fact", { text: x })));
+      extra.map((x) => (x instanceof Node ? x : h("span.fact", { text: x }))));
     });
     return h("ul#seat-list.seat-list", {}, items);
   }
@@ -398,6 +398,12 @@ class Table {
       h("label.check", {}, sound, h("span", { text: t("table.sound") })),
       mod.settings ? mod.settings(ctx) : null);
   }
+}
+
+/** "holds 7H 8H": cards publicly known to be in a hand, drawn as cards (they are face up to all). */
+export function knownCards(cards) {
+  const [before, after] = t("beor.holds", { cards: "\u0000" }).split("\u0000");
+  return h("span.fact.known-hand", {}, before, cards.map((c) => cardEl(c, { extra: "tiny" })), after || "");
 }
 
 function proposalWords(entry, table) {
