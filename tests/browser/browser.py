@@ -302,6 +302,11 @@ def _describe(page: Page) -> str:
     return f"page state: {info}"
 
 
+_PROBE = """() => ({
+  v: document.querySelector('#table')?.getAttribute('data-v') ?? null,
+  actions: document.querySelectorAll('[data-action]').length,
+  outcome: document.querySelector('[data-outcome]')?.getAttribute('data-outcome') ?? null,
+})"""
 _READY = """() => /^\\d+$/.test(
   document.querySelector('#table')?.getAttribute('data-v') ?? '')"""
 _V_ABOVE = """(v) => {
@@ -338,6 +343,11 @@ class Table:
         self._keep(snap)
         return snap
 
+    def probe(self) -> dict[str, Any]:
+        """The page's version, moves and outcome (cheap, for waiting)."""
+        found: dict[str, Any] = self.page.evaluate(_PROBE)
+        return found
+
     def drain(self) -> None:
         """Take the snapshots the page's recorder made since the last drain."""
         for obj in self.page.evaluate("() => (window.__parlourSnaps || []).splice(0)"):
@@ -354,7 +364,11 @@ class Table:
         wait_js(self.page, _V_ABOVE, v, f"{self.name}'s data-v to pass {v} {why}")
 
     def press(self, target: Locator) -> None:
-        """A tap on a touch screen, a click elsewhere."""
+        """A tap on a touch screen, a click elsewhere; a target in a closed ``<details>`` is
+        shown first by pressing its summary, as a person would."""
+        if not target.is_visible():
+            for summary in target.locator("xpath=ancestor::details[not(@open)]/summary").all():
+                self.press(summary)
         if self.touch:
             target.tap()
         else:
@@ -524,29 +538,34 @@ def _play(
                 f"{game}: the game did not end within {GAME_SECONDS:g} s ({steps} moves made "
                 "through the pages): " + "; ".join(t.snapshot().brief() for t in tables)
             )
-        snaps = {t.name: t.snapshot() for t in tables}
-        for t in tables:
-            t.drain()
-        vs = tuple(s.raw_v for s in snaps.values())
+        probes = {t.name: t.probe() for t in tables}
+        vs = tuple(p["v"] for p in probes.values())
         if vs != last_vs:
             last_vs, last_change = vs, now
-        if all(s.outcome is not None for s in snaps.values()):
+        if all(p["outcome"] is not None for p in probes.values()):
             break
-        movers = [t for t in driven if snaps[t.name].actions and snaps[t.name].outcome is None]
-        if len(movers) > 1:
-            raise AssertionError(
-                "two seats' pages offer moves at once: "
-                + "; ".join(snaps[t.name].brief() for t in movers)
-            )
+        movers = [
+            t for t in driven if probes[t.name]["actions"] and probes[t.name]["outcome"] is None
+        ]
         if not movers:
             if now - last_change > WAIT:
                 raise AssertionError(
                     f"{game}: waited {WAIT:g} s for a page to change or a seat to be offered a "
                     "move ([data-action]) or the end ([data-outcome]): "
-                    + "; ".join(s.brief() for s in snaps.values())
+                    + "; ".join(t.snapshot().brief() for t in tables)
                 )
             time.sleep(0.02)
             continue
+        # A seat to move: the room waits for it, every page is taken as it is now.
+        snaps = {t.name: t.snapshot() for t in tables}
+        for t in tables:
+            t.drain()
+        movers = [t for t in driven if snaps[t.name].actions and snaps[t.name].outcome is None]
+        if len(movers) != 1:
+            raise AssertionError(
+                f"{len(movers)} seats' pages offer moves at once: "
+                + "; ".join(s.brief() for s in snaps.values())
+            )
         mover = movers[0]
         snap = snaps[mover.name]
         v = snap.v
@@ -700,14 +719,15 @@ def _strings(obj: object) -> Iterable[str]:
 @functools.cache
 def example_texts() -> tuple[str, ...]:
     """The sentences of the pages' fixed texts (``static/**/*.json``: the rules and the
-    notation help, in every language) that name a card, as a page shows them (backticks
-    dropped, spaces collapsed), longest first. They are the same whatever the deal, so they
-    are taken out of a page's text before it is searched, as whole sentences only: the same
-    card anywhere else is still found."""
+    notation help, in every language) that name a card, as a page may show them (with and
+    without their backticks, spaces collapsed), longest first. They are the same whatever
+    the deal, so they are taken out of a page's text before it is searched, as whole
+    sentences only: the same card anywhere else is still found."""
     found: set[str] = set()
     for path in sorted(STATIC.glob("**/*.json")):
         for text in _strings(json.loads(path.read_text(encoding="utf-8"))):
             if cards_named(text):
+                found.add(" ".join(text.split()))
                 found.add(" ".join(text.replace("`", "").split()))
     return tuple(sorted(found, key=len, reverse=True))
 
@@ -731,8 +751,7 @@ def card_leaks(
     label saying ``Joker`` while every Joker of the deal (``jokers``) is hidden. ``ignore``:
     texts that name no card although they may look like one (the room's id); the fixed
     example sentences (:func:`example_texts`) are taken out too."""
-    where = f"{snap.where} at data-v={snap.raw_v} ({snap.source})"
-    out = [f"{where}: data-card={c!r}" for c, *_ in snap.cards if c in hidden]
+    out = [f"data-card={c!r}" for c, *_ in snap.cards if c in hidden]
     fields: list[tuple[str, Iterable[str]]] = [
         ("aria-label", snap.labels),
         ("attribute", snap.attrs),
@@ -744,18 +763,18 @@ def card_leaks(
         for raw in texts:
             text = _without(raw, ignore)
             for card in sorted(cards_named(text) & hidden):
-                out.append(f"{where}: {kind} names {card}: {_excerpt(text, card)}")
+                out.append(f"{kind} names {card}: {_excerpt(text, card)}")
     if jokers and jokers <= hidden:
         for label in snap.labels:
             if re.search(r"\bjoker\b", label, re.IGNORECASE):
-                out.append(
-                    f"{where}: aria-label {label!r} names a Joker, and every Joker is hidden"
-                )
+                out.append(f"aria-label {label!r} names a Joker, and every Joker is hidden")
     return out
 
 
 def leak_problems(played: Played) -> list[str]:
-    """Every snapshot of every page against ``hidden_from`` of its seat at its version."""
+    """Every snapshot of every page against ``hidden_from`` of its seat at its version; the
+    same finding on one page is told once, with the versions it was seen at."""
+    seen: dict[tuple[str, str], list[int]] = {}
     out: list[str] = []
     rep = played.replayed
     ignore = [played.room, played.url]
@@ -769,8 +788,13 @@ def leak_problems(played: Played) -> list[str]:
             if rep.state(v) is None:
                 out.append(f"{snap.where}: data-v={v} is beyond the record ({len(rep.states)})")
                 continue
-            hidden = rep.hidden(v, table.seat)
-            out += card_leaks(snap, hidden, rep.jokers, ignore)
+            for found in card_leaks(snap, rep.hidden(v, table.seat), rep.jokers, ignore):
+                seen.setdefault((table.name, found), []).append(v)
+    for (name, found), versions in seen.items():
+        out.append(
+            f"{name} at data-v {min(versions)}..{max(versions)} "
+            f"({len(versions)} snapshots): {found}"
+        )
     return out
 
 
@@ -830,8 +854,8 @@ def version_problems(played: Played) -> list[str]:
         want_seat = "spectator" if table.seat is None else str(table.seat)
         seen: dict[float, int] = {}
         for snap in sorted(table.snaps, key=lambda s: (s.origin, s.at)):
-            if snap.raw_v is None:
-                continue
+            if not snap.raw_v and not snap.cards and not snap.actions:
+                continue  # connecting: no version yet, nothing of the game shown
             if snap.seat != want_seat:
                 out.append(f"{snap.where}: data-seat={snap.seat!r}, not {want_seat!r}")
             if snap.game != played.setup.game:
@@ -854,8 +878,8 @@ def hook_problems(played: Played) -> list[str]:
     """The end screen on every page: the same ``[data-outcome]`` everywhere, the result of
     the replayed record (and of the record's own ``outcome`` when it has one), the revealed
     seed in ``[data-seed]``, ``button#rematch`` on the seats' pages; ``#log``, ``#announce``
-    (aria-live), ``#status``, ``#error`` (role=alert) and the notation box on the seats'
-    pages."""
+    (aria-live), ``#status``, ``#error`` (role=alert). (The notation box is checked by the
+    moves typed into it during the game.)"""
     out: list[str] = []
     rep = played.replayed
     outcome = rep.states[-1].outcome
@@ -885,8 +909,6 @@ def hook_problems(played: Played) -> list[str]:
             out.append(f"{name}: no #status")
         if hooks["error"] != "alert":
             out.append(f"{name}: #error has role={hooks['error']!r}, not alert")
-        if table.seat is not None and not hooks["notation"]:
-            out.append(f"{name}: no #notation in form#notation-form")
     return out
 
 
@@ -924,19 +946,19 @@ def leak_canary(played: Played) -> list[str]:
     snapshot, in each form a page could show it, must be found every time."""
     out: list[str] = []
     rep = played.replayed
+    ignore = [played.room, played.url]
     planted = 0
     for table in played.tables:
         snap = next(
             (s for s in table.snaps if s.v is not None and rep.state(s.v) is not None
-             and rep.hidden(s.v, table.seat)),
+             and rep.hidden(s.v, table.seat)
+             and not card_leaks(s, rep.hidden(s.v, table.seat), rep.jokers, ignore)),
             None,
         )  # fmt: skip
         if snap is None or snap.v is None:
-            continue
+            continue  # every snapshot shows a hidden card: the leak test says which
         hidden = rep.hidden(snap.v, table.seat)
         card = sorted(hidden)[0]
-        if card_leaks(snap, hidden, rep.jokers, [played.room, played.url]):
-            continue  # reported by the leak test itself
         forms = {
             "data-card": dataclasses.replace(
                 snap, cards=(*snap.cards, (card, None, "button", None))
@@ -947,12 +969,12 @@ def leak_canary(played: Played) -> list[str]:
             ),
             "innerText canonical": dataclasses.replace(snap, text=f"{snap.text}\n{card}"),
             "textContent": dataclasses.replace(
-                snap, content=f"{snap.content}{english_name(card)}."
+                snap, content=f"{snap.content}\n{english_name(card)}."
             ),
         }
         for form, bad in forms.items():
             planted += 1
-            if not card_leaks(bad, hidden, rep.jokers, [played.room, played.url]):
+            if not card_leaks(bad, hidden, rep.jokers, ignore):
                 out.append(f"{table.name}: {card} planted as {form} was not found")
     if not planted:
         out.append("no snapshot with a hidden card to plant one in")

@@ -54,8 +54,8 @@ def test_every_page_ends_with_the_records_outcome(played: Played) -> None:
 
 
 def test_no_page_ever_shows_a_card_hidden_from_it(played: Played) -> None:
-    report(leak_canary(played), "the leak checker on this game's snapshots")
     report(leak_problems(played), "cards hidden from a page's seat shown on it")
+    report(leak_canary(played), "the leak checker on this game's snapshots")
     for table in played.tables:
         versions = {s.v for s in table.snaps if s.v is not None}
         assert len(versions) >= played.steps, (table.name, len(versions), played.steps)

@@ -122,6 +122,22 @@ def fill_lobby(page: Page, game: str, info: dict[str, Any], case: dict[str, Any]
             element.fill(str(value))
 
 
+_SPECTATE = "() => document.querySelector('#invites a[data-spectate]')?.href ?? null"
+
+
+def create(page: Page) -> None:
+    """Press #create and wait for the new room's invites (the lobby may still show those of
+    the room made before)."""
+    before = page.evaluate(_SPECTATE)
+    page.locator("button#create").click()
+    wait_js(
+        page,
+        f"(before) => {{ const now = ({_SPECTATE})(); return now !== null && now !== before; }}",
+        before,
+        "the new room's invites (#invites a[data-spectate] with a new link)",
+    )
+
+
 def test_the_lobby_makes_a_room_of_each_game(
     browser: Browser,
     context: BrowserContext,
@@ -132,9 +148,8 @@ def test_the_lobby_makes_a_room_of_each_game(
     for game, case in CASES.items():
         open_lobby(page, server.url)
         fill_lobby(page, game, games[game], case)
-        page.locator("button#create").click()
+        create(page)
         spectate = page.locator("#invites a[data-spectate]")
-        spectate.wait_for(state="visible")
         persons = [i for i, k in enumerate(case["kinds"]) if k == "person"]
         links: dict[int, str] = {}
         room = ""
@@ -221,8 +236,7 @@ def test_languages(context: BrowserContext, server: ServerProcess) -> None:
 
 def _created(page: Page, server: ServerProcess, games: dict[str, dict[str, Any]]) -> None:
     fill_lobby(page, "beor", games["beor"], CASES["beor"])
-    page.locator("button#create").click()
-    page.locator("#invites a[data-spectate]").wait_for(state="visible")
+    create(page)
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
