@@ -423,6 +423,10 @@ class Setup:
     notation_rate: float = 0.1
     mid_step: int = 4
     """The person move before which screenshots and axe are taken."""
+    reload_step: int | None = None
+    """Before this person move the page of the seat to move is reloaded (same tab: the token
+    is in its sessionStorage) and must come back as the same seat, at the same version, with
+    the same moves."""
     penalty_step: int | None = None
     """The Game of Death: before this person move a seat not to move takes ``doh`` on
     itself (a table entry, G13)."""
@@ -450,8 +454,17 @@ class Played:
     seeds: dict[str, str] = field(default_factory=dict)
     rematch: dict[str, bool] = field(default_factory=dict)
     penalties: list[str] = field(default_factory=list)
+    reloads: list[str] = field(default_factory=list)
     via_notation: int = 0
     hooks: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        counts = ", ".join(f"{t.name}: {len(t.snaps)}" for t in self.tables)
+        return (
+            f"{self.setup.game} room {self.room}: {self.steps} moves through the pages "
+            f"({self.via_notation} typed), {len(self.replayed.states) - 1} versions, "
+            f"{self.seconds:.1f} s; snapshots {counts}; {self.reloads} {self.penalties}"
+        )
 
     def snaps(self) -> list[Snap]:
         return [s for t in self.tables for s in t.snaps]
@@ -530,7 +543,8 @@ def _play(
     start = time.monotonic()
     last_change, last_vs = start, None
     steps = notation = 0
-    mid_done = penalty_done = False
+    mid_done = penalty_done = reload_done = False
+    reloads: list[str] = []
     while True:
         now = time.monotonic()
         if now - start > GAME_SECONDS:
@@ -575,13 +589,18 @@ def _play(
             shots += _screenshots(tables, game, "")
             for t in tables:
                 axe[f"{t.name} mid-game at v{v}"] = axe_problems(t.page)
+        if setup.reload_step is not None and steps >= setup.reload_step and not reload_done:
+            reload_done = True
+            reloads.append(_reload(mover, snap))
+            last_change = time.monotonic()
+            continue
         if setup.penalty_step is not None and steps >= setup.penalty_step and not penalty_done:
             penalty_done = True
             penalties.append(_penalty(tables, mover, v))
             last_change = time.monotonic()
             continue
         action = rng.choice(sorted(snap.actions))
-        typed = rng.random() < setup.notation_rate
+        typed = rng.random() < setup.notation_rate or steps == 1  # at least once
         notation += typed
         mover.play(action, notation=typed)
         how = "typed into #notation" if typed else "clicked"
@@ -601,7 +620,7 @@ def _play(
     record = get_json(f"{server.url}/api/rooms/{room}/record")
     played = Played(
         setup, room, server.url, tables, record, Replayed(record), steps, seconds,
-        axe, shots, final, seeds, rematch, penalties, notation, hooks,
+        axe, shots, final, seeds, rematch, penalties, reloads, notation, hooks,
     )  # fmt: skip
     return played
 
@@ -636,9 +655,30 @@ def _screenshots(tables: list[Table], game: str, suffix: str) -> list[Path]:
         if size in done:
             continue
         path = SCREENSHOTS / f"{game}{suffix}-{size}.png"
+        t.page.evaluate("() => window.scrollTo(0, 0)")
         t.page.screenshot(path=str(path))
         done[size] = path
     return list(done.values())
+
+
+def _reload(table: Table, before: Snap) -> str:
+    """Reload ``table``'s page; it must come back as the same seat, at the same version,
+    showing the same cards and offering the same moves, with no token in the address bar."""
+    table.drain()
+    table.page.reload()
+    table.wait_ready()
+    wait_js(
+        table.page,
+        "(n) => document.querySelectorAll('[data-action]').length === n",
+        len(before.actions),
+        f"{table.name}'s {len(before.actions)} moves to come back after a reload",
+    )
+    after = table.snapshot("reloaded")
+    same = (after.raw_v, after.seat, sorted(after.actions), sorted(c[0] for c in after.cards))
+    was = (before.raw_v, before.seat, sorted(before.actions), sorted(c[0] for c in before.cards))
+    assert same == was, f"{table.name} after a reload: {same} instead of {was}"
+    assert "#t=" not in table.page.url, table.page.url
+    return f"{table.name} reloaded at v{before.raw_v}"
 
 
 def _penalty(tables: list[Table], mover: Table, v: int) -> str:

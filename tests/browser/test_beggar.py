@@ -1,8 +1,9 @@
 """Beggar-My-Neighbour played to its end through the pages: two people (one on a phone, by touch,
 the other turning by itself with #auto) and the bot, and a spectator, each in a browser context
 of its own; the person seats are driven by clicking (tapping on the phone) the moves the pages
-offer, now and then typing them into the notation box. What every page showed at every change is
-checked against the game's record once it is over (seed revealed)."""
+offer, now and then typing them into the notation box; the page of a seat to move is reloaded
+mid-game and must come back as the same seat with the same moves. What every page showed at
+every change is checked against the game's record once it is over (seed revealed)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ SETUP = Setup(
     options={"card_limit": 150},
     sizes={0: "desktop", 1: "phone"},
     auto=frozenset({0}),
+    mid_step=2,
+    reload_step=4,
     driver_seed=3,
 )
 
@@ -44,6 +47,8 @@ def played(browser: Browser, server: ServerProcess) -> Played:
 
 def test_every_page_ends_with_the_records_outcome(played: Played) -> None:
     assert played.steps > 0 and played.via_notation > 0, (played.steps, played.via_notation)
+    assert played.reloads, "no page was reloaded during the game"
+    print(played.summary())
     record = played.record
     assert (record["game"], record["players"]) == (SETUP.game, SETUP.players)
     assert {k: record["options"][k] for k in SETUP.options} == SETUP.options

@@ -1,8 +1,9 @@
 """BEOR played to its end through the pages: two people (one on a phone, by touch) and the
 heuristic bot, and a spectator, each in a browser context of its own; the person seats are
 driven by clicking (tapping on the phone) the moves the pages offer, now and then typing them
-into the notation box. What every page showed at every change is checked against the game's
-record once it is over (seed revealed)."""
+into the notation box; the page of a seat to move is reloaded mid-game and must come back as the
+same seat with the same moves. What every page showed at every change is checked against the
+game's record once it is over (seed revealed)."""
 
 from __future__ import annotations
 
@@ -30,8 +31,10 @@ SETUP = Setup(
     game="beor",
     seats=["person", "person", "heuristic"],
     names=["Ann", "Bob", "Cy"],
-    options={"max_turns": 150},
+    options={"max_turns": 150, "natural_win": False},
+    mid_step=1,
     sizes={0: "desktop", 1: "phone"},
+    reload_step=2,
     driver_seed=1,
 )
 
@@ -43,6 +46,8 @@ def played(browser: Browser, server: ServerProcess) -> Played:
 
 def test_every_page_ends_with_the_records_outcome(played: Played) -> None:
     assert played.steps > 0 and played.via_notation > 0, (played.steps, played.via_notation)
+    assert played.reloads, "no page was reloaded during the game"
+    print(played.summary())
     record = played.record
     assert (record["game"], record["players"]) == (SETUP.game, SETUP.players)
     assert {k: record["options"][k] for k in SETUP.options} == SETUP.options

@@ -1,9 +1,10 @@
 """Becker's Game of Death played to its end through the pages: three people (one on a phone, by
 touch) and the heuristic bot, and a spectator, each in a browser context of its own; the person
 seats are driven by clicking (tapping on the phone) the moves the pages offer, now and then
-typing them into the notation box, and one of them takes a D'oh! on himself (a table entry,
-G13). What every page showed at every change is checked against the game's record once it is
-over (seed revealed)."""
+typing them into the notation box; the page of a seat to move is reloaded mid-game and must come
+back as the same seat with the same moves, and one of them takes a D'oh! on himself (a table
+entry, G13). What every page showed at every change is checked against the game's record once it
+is over (seed revealed)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ SETUP = Setup(
     names=["Ann", "Bob", "Cy", "Di"],
     options={},
     sizes={0: "desktop", 1: "phone", 2: "desktop"},
+    reload_step=5,
     driver_seed=2,
     penalty_step=3,
 )
@@ -45,6 +47,8 @@ def played(browser: Browser, server: ServerProcess) -> Played:
 
 def test_every_page_ends_with_the_records_outcome(played: Played) -> None:
     assert played.steps > 0 and played.via_notation > 0, (played.steps, played.via_notation)
+    assert played.reloads, "no page was reloaded during the game"
+    print(played.summary())
     record = played.record
     assert (record["game"], record["players"]) == (SETUP.game, SETUP.players)
     assert {k: record["options"][k] for k in SETUP.options} == SETUP.options

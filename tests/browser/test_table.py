@@ -220,6 +220,7 @@ def test_languages_change_the_words_not_the_notation(
     wait_js(page, "(l) => document.documentElement.lang === l", "en", "<html lang=en>")
     assert page.evaluate(read) == english
     page.locator("select#lang").select_option("nl")
+    wait_js(page, "(l) => document.documentElement.lang === l", "nl", "<html lang=nl>")
     page.reload()
     table.wait_ready()
     assert page.evaluate("() => document.documentElement.lang") == "nl", "nl not kept"
