@@ -18,6 +18,7 @@ import pytest
 from parlour.games import GAMES
 from parlour.games.death.events import Why
 from parlour.server.app import STATIC, qr_rows
+from parlour.server.protocol import REJECT_CODES
 from tests.server.client import ServerProcess, create_room, running_server
 
 LANGS = ("en", "ro", "nl")
@@ -157,6 +158,7 @@ class TestWords:
         wanted += [f"why.{w.name.lower()}" for w in Why]
         wanted += [f"notation.{g}" for g in GAMES] + ["penalty.doh", "penalty.delay"]
         wanted += [f"beggar.speed_{s}" for s in ("fast", "normal", "slow")]
+        wanted += [f"reject.{code}" for code in REJECT_CODES if code != "stale"]
         assert [k for k in wanted if k not in en] == []
 
     def test_the_short_rules_cover_every_game_alike_in_each_language(self) -> None:

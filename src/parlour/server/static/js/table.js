@@ -111,7 +111,13 @@ class Table {
       this.renderSeats();
     } else if (msg.type === "reject") {
       this.pending = null;
-      if (msg.code !== "stale") showError(msg.message);
+      // The engine's refusal names the ruling (in English, as the rulings are written): the
+      // page says what kind of refusal it is in the chosen language first.
+      if (msg.code !== "stale") {
+        const kind = has(`reject.${msg.code}`) ? t(`reject.${msg.code}`) : "";
+        const same = kind.replace(/[:.]$/, "") === msg.message.replace(/[:.]$/, "");
+        showError(same || !kind ? msg.message : `${kind} ${msg.message}`);
+      }
       if (msg.code === "unauthorized" && !this.frame) {
         showError(t("error.bad_link"));
       }
