@@ -14,8 +14,9 @@ function speed() {
 
 export function board(ctx) {
   const view = ctx.view;
+  // Top card first in the view (RULINGS "Common"); shown in the order turned, the top card last.
   const pile = view.pile || [];
-  const shown = pile.slice(-6);
+  const shown = pile.slice(0, 6).reverse();
   const lastTurned = ctx.fresh.length > 0;
   const owed = view.owed
     ? t("beggar.owes", { name: ctx.name(view.to_move), n: view.owed, court: ctx.name(view.court_player) })

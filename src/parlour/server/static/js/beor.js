@@ -19,8 +19,8 @@ export function board(ctx) {
     }
   }
   const columns = BASES.map((name) => {
-    const pile = view.bases[name] || [];
-    const top = pile[pile.length - 1];
+    const pile = view.bases[name] || []; // top card first (RULINGS "Common")
+    const top = pile[0];
     const stock = view.stocks[name];
     const known = (stock.known || []).filter((k) => !(stock.face_up && k.position === 0));
     return h("section.beor-column", { "data-base": name, "aria-labelledby": `base-${name}` },

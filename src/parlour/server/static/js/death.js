@@ -8,8 +8,10 @@ import { knownCards, roving } from "./table.js";
 
 export function board(ctx) {
   const view = ctx.view;
-  const pile = view.pile || [];
-  const seats = view.pile_seats || [];
+  // The view lists the pile top card first (RULINGS "Common"); the table lays it out in the
+  // order it was thrown, the top card last and largest.
+  const pile = (view.pile || []).slice().reverse();
+  const seats = (view.pile_seats || []).slice().reverse();
   const fresh = new Set();
   for (const entry of ctx.fresh) for (const e of entry.events) if (e.kind === "threw") fresh.add(e.card);
   const broken = lastBroken(ctx);
