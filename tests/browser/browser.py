@@ -61,6 +61,7 @@ __all__ = [
     "english_name",
     "example_texts",
     "get_json",
+    "hand_problems",
     "hook_problems",
     "label_problems",
     "launch",
@@ -165,7 +166,8 @@ SNAPSHOT_JS = r"""() => {
     seat: table ? table.getAttribute('data-seat') : null,
     game: table ? table.getAttribute('data-game') : null,
     cards: all('[data-card]').map((e) => [e.getAttribute('data-card'),
-      e.getAttribute('aria-label'), e.tagName.toLowerCase(), e.getAttribute('role')]),
+      e.getAttribute('aria-label'), e.tagName.toLowerCase(), e.getAttribute('role'),
+      e.getAttribute('data-action'), e.closest('#hand') !== null]),
     labels: all('[aria-label]').map((e) => e.getAttribute('aria-label')),
     attrs,
     actions: all('[data-action]').map((e) => e.getAttribute('data-action')),
@@ -224,7 +226,9 @@ class Snap:
     raw_v: str | None
     seat: str | None
     game: str | None
-    cards: tuple[tuple[str, str | None, str, str | None], ...]
+    cards: tuple[tuple[str, str | None, str, str | None, str | None, bool], ...]
+    """Each ``[data-card]``: its card, ``aria-label``, tag, role, ``data-action`` and
+    whether it is in ``#hand``."""
     labels: tuple[str, ...]
     attrs: tuple[str, ...]
     actions: tuple[str, ...]
@@ -252,7 +256,7 @@ class Snap:
             raw_v=obj["v"],
             seat=obj["seat"],
             game=obj["game"],
-            cards=tuple((str(c[0]), c[1], str(c[2]), c[3]) for c in obj["cards"]),
+            cards=tuple((str(c[0]), c[1], str(c[2]), c[3], c[4], bool(c[5])) for c in obj["cards"]),
             labels=tuple(str(x) for x in obj["labels"]),
             attrs=tuple(str(x) for x in obj["attrs"]),
             actions=tuple(str(x) for x in obj["actions"]),
@@ -873,7 +877,7 @@ def label_problems(played: Played) -> list[str]:
     for snap in played.snaps():
         if not snap.lang.startswith("en"):
             continue
-        for card, label, tag, role in snap.cards:
+        for card, label, tag, role, *_ in snap.cards:
             name = english_name(card) if re.fullmatch(r"[A2-9TJQK][SHDC]|JK[12]", card) else None
             if name is None:
                 out.add(f"{snap.where}: data-card={card!r} is not canonical notation")
@@ -1001,7 +1005,7 @@ def leak_canary(played: Played) -> list[str]:
         card = sorted(hidden)[0]
         forms = {
             "data-card": dataclasses.replace(
-                snap, cards=(*snap.cards, (card, None, "button", None))
+                snap, cards=(*snap.cards, (card, None, "button", None, None, False))
             ),
             "aria-label": dataclasses.replace(snap, labels=(*snap.labels, english_name(card))),
             "innerText pretty": dataclasses.replace(
@@ -1055,3 +1059,40 @@ def layout_problems(page: Page, where: str) -> list[str]:
             f"reaching past the edge: {found['wide']}"
         )
     return out
+
+
+def hand_problems(played: Played) -> list[str]:
+    """How the moves sit on the cards. BEOR: in ``#hand``, a card with exactly one legal move
+    carries it as its ``data-action``, a card with several carries none (it opens their
+    menu). The Game of Death: each legal throw is the card itself, ``[data-card=X]`` with
+    ``data-action=X``."""
+    out: set[str] = set()
+    rep = played.replayed
+    game = played.setup.game
+    for table in played.tables:
+        for snap in table.snaps:
+            state = None if snap.v is None else rep.state(snap.v)
+            if state is None or table.seat is None or state.to_move != table.seat:
+                continue
+            if state.is_over or not snap.actions:
+                continue
+            legal = [str(a) for a in state.legal_actions()]
+            where = f"{snap.where} at v{snap.v}"
+            if game == "beor":
+                moves: dict[str, list[str]] = {}
+                for action in legal:
+                    moves.setdefault(action.split(">", 1)[0], []).append(action)
+                for card, _, _, _, carries, in_hand in snap.cards:
+                    if not in_hand:
+                        continue
+                    mine = moves.get(card, [])
+                    want = mine[0] if len(mine) == 1 else None
+                    if carries != want:
+                        out.add(f"{where}: #hand card {card} with moves {mine[:4]} has "
+                                f"data-action={carries!r}, not {want!r}")  # fmt: skip
+            elif game == "death":
+                carried = {card for card, _, _, _, carries, _ in snap.cards if card == carries}
+                for throw in legal:
+                    if re.fullmatch(r"[A2-9TJQK][SHDC]", throw) and throw not in carried:
+                        out.add(f"{where}: the throw {throw} is not its card's data-action")
+    return sorted(out)[:30]

@@ -14,6 +14,7 @@ from tests.browser.browser import (
     Played,
     Setup,
     action_problems,
+    hand_problems,
     hook_problems,
     label_problems,
     leak_canary,
@@ -66,6 +67,7 @@ def test_no_page_ever_shows_a_card_hidden_from_it(played: Played) -> None:
 
 def test_pages_offer_exactly_the_seats_legal_moves(played: Played) -> None:
     report(action_problems(played), "[data-action] against the legal moves")
+    report(hand_problems(played), "the moves on the cards")
 
 
 def test_cards_are_buttons_labelled_in_english(played: Played) -> None:

@@ -39,7 +39,7 @@ def blank(**fields: object) -> Snap:
 @pytest.mark.parametrize(
     ("fields", "card"),
     [
-        ({"cards": (("QH", "Queen of hearts", "button", None),)}, "QH"),
+        ({"cards": (("QH", "Queen of hearts", "button", None, None, True),)}, "QH"),
         ({"labels": ("Queen of hearts",)}, "QH"),
         ({"labels": ("Play the Ten of clubs on red",)}, "TC"),
         ({"attrs": ("data-x=QH",)}, "QH"),
@@ -62,7 +62,7 @@ def test_checker_finds_a_hidden_card_in_every_form(fields: dict[str, object], ca
 
 def test_checker_lets_visible_cards_and_words_be() -> None:
     snap = blank(
-        cards=(("KH", "King of hearts", "button", None),),
+        cards=(("KH", "King of hearts", "button", None, "KH>red", True),),
         labels=("King of hearts", "Face-down card", "Joker 1 is not named as a Joker here"[:0]),
         attrs=("data-action=KH>red", "class=card playable"),
         text="PASS KH K♥ 10♦ TD Passed. Ask for a rematch. Player 2 gives 3>P2",
