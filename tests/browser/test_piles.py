@@ -24,8 +24,7 @@ PILES_JS = """() => {
   return {
     v: Number(document.querySelector('#table').dataset.v),
     over: document.querySelector('[data-outcome]') !== null,
-    moves: cards('#hand [data-card]').length >= 0
-      ? [...document.querySelectorAll('[data-action]')].map((e) => e.dataset.action) : [],
+    moves: [...document.querySelectorAll('[data-action]')].map((e) => e.dataset.action),
     bases: tops,
     death: cards('.death-pile [data-card]'),
     beggar: cards('.beggar-pile [data-card]'),
