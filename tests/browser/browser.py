@@ -168,6 +168,7 @@ SNAPSHOT_JS = r"""() => {
     cards: all('[data-card]').map((e) => [e.getAttribute('data-card'),
       e.getAttribute('aria-label'), e.tagName.toLowerCase(), e.getAttribute('role'),
       e.getAttribute('data-action'), e.closest('#hand') !== null]),
+    backs: all('[data-back]').map((e) => e.hasAttribute('data-card')),
     labels: all('[aria-label]').map((e) => e.getAttribute('aria-label')),
     attrs,
     actions: all('[data-action]').map((e) => e.getAttribute('data-action')),
@@ -229,6 +230,8 @@ class Snap:
     cards: tuple[tuple[str, str | None, str, str | None, str | None, bool], ...]
     """Each ``[data-card]``: its card, ``aria-label``, tag, role, ``data-action`` and
     whether it is in ``#hand``."""
+    backs: tuple[bool, ...]
+    """Each face-down card (``[data-back]``): whether it has a ``data-card`` (it must not)."""
     labels: tuple[str, ...]
     attrs: tuple[str, ...]
     actions: tuple[str, ...]
@@ -257,6 +260,7 @@ class Snap:
             seat=obj["seat"],
             game=obj["game"],
             cards=tuple((str(c[0]), c[1], str(c[2]), c[3], c[4], bool(c[5])) for c in obj["cards"]),
+            backs=tuple(bool(x) for x in obj["backs"]),
             labels=tuple(str(x) for x in obj["labels"]),
             attrs=tuple(str(x) for x in obj["attrs"]),
             actions=tuple(str(x) for x in obj["actions"]),
@@ -796,6 +800,8 @@ def card_leaks(
     texts that name no card although they may look like one (the room's id); the fixed
     example sentences (:func:`example_texts`) are taken out too."""
     out = [f"data-card={c!r}" for c, *_ in snap.cards if c in hidden]
+    if any(snap.backs):
+        out.append(f"{sum(snap.backs)} face-down cards ([data-back]) carry a data-card")
     fields: list[tuple[str, Iterable[str]]] = [
         ("aria-label", snap.labels),
         ("attribute", snap.attrs),
