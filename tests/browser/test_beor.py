@@ -10,20 +10,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser.browser import (
-    Played,
-    Setup,
-    action_problems,
-    hand_problems,
-    hook_problems,
-    label_problems,
-    leak_canary,
-    leak_problems,
-    play_room,
-    report,
-    status_problems,
-    version_problems,
-)
+from tests.browser.browser import Played, Setup, play_room
+
+# The checks made on every whole game, collected here for this one.
+from tests.browser.whole_game import *  # noqa: F403
 from tests.server.client import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -43,51 +33,3 @@ SETUP = Setup(
 @pytest.fixture(scope="module")
 def played(browser: Browser, server: ServerProcess) -> Played:
     return play_room(browser, server, SETUP)
-
-
-def test_every_page_ends_with_the_records_outcome(played: Played) -> None:
-    assert played.steps > 0 and played.via_notation > 0, (played.steps, played.via_notation)
-    assert played.reloads, "no page was reloaded during the game"
-    print(played.summary())
-    record = played.record
-    assert (record["game"], record["players"]) == (SETUP.game, SETUP.players)
-    assert {k: record["options"][k] for k in SETUP.options} == SETUP.options
-    outcomes = {name: snap.outcome for name, snap in played.final.items()}
-    assert len(set(outcomes.values())) == 1, outcomes
-    report(hook_problems(played), "the end screens")
-
-
-def test_no_page_ever_shows_a_card_hidden_from_it(played: Played) -> None:
-    report(leak_problems(played), "cards hidden from a page's seat shown on it")
-    report(leak_canary(played), "the leak checker on this game's snapshots")
-    for table in played.tables:
-        versions = {s.v for s in table.snaps if s.v is not None}
-        assert len(versions) >= played.steps, (table.name, len(versions), played.steps)
-
-
-def test_pages_offer_exactly_the_seats_legal_moves(played: Played) -> None:
-    report(action_problems(played), "[data-action] against the legal moves")
-    report(hand_problems(played), "the moves on the cards")
-
-
-def test_cards_are_buttons_labelled_in_english(played: Played) -> None:
-    report(label_problems(played), "card labels")
-
-
-def test_versions_seats_and_game(played: Played) -> None:
-    report(version_problems(played), "#table's data-v, data-seat and data-game")
-    report(status_problems(played), "#status and the title")
-
-
-def test_axe_finds_nothing_serious_mid_game_and_at_the_end(played: Played) -> None:
-    assert len(played.axe) == 2 * len(played.tables), sorted(played.axe)
-    report([f"{where}: {p}" for where, found in played.axe.items() for p in found], "axe-core")
-
-
-def test_screenshots_at_both_sizes(played: Played) -> None:
-    names = sorted(p.name for p in played.shots)
-    assert names == sorted(
-        f"{SETUP.game}{end}-{size}.png" for end in ("", "-end") for size in ("390x844", "1280x800")
-    ), names
-    for path in played.shots:
-        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", path

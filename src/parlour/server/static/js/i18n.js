@@ -26,6 +26,7 @@ async function fetchJson(url) {
 
 export async function setLanguage(next, remember = false) {
   if (!LANGS.includes(next)) next = "en";
+  if (remember) localStorage.setItem(STORE, next); // at once: a reload right away keeps it
   if (!Object.keys(fallback).length) fallback = await fetchJson("/static/i18n/en.json");
   words = next === "en" ? fallback : await fetchJson(`/static/i18n/${next}.json`);
   try {
@@ -35,7 +36,6 @@ export async function setLanguage(next, remember = false) {
   }
   lang = next;
   document.documentElement.lang = next;
-  if (remember) localStorage.setItem(STORE, next);
 }
 
 export function language() {
