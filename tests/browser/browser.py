@@ -287,6 +287,19 @@ class Snap:
         )
 
 
+def choose_language(page: Page, lang: str, selector: str, english: str) -> None:
+    """Pick ``lang`` in the page's ``select#lang``; wait for ``<html lang>`` and for the text
+    of ``selector`` to differ from ``english`` (its words before)."""
+    page.locator("select#lang").select_option(lang)
+    wait_js(page, "(l) => document.documentElement.lang === l", lang, f"<html lang={lang}>")
+    wait_js(
+        page,
+        "([sel, s]) => (document.querySelector(sel)?.innerText.trim() ?? '') !== s",
+        [selector, english.strip()],
+        f"{selector}'s text in {lang} to differ from English {english!r}",
+    )
+
+
 def wait_js(page: Page, js: str, arg: Any, what: str, timeout: float = WAIT) -> None:
     """Wait (at most ``timeout`` seconds) until ``js(arg)`` is truthy in ``page``."""
     try:

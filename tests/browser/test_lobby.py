@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from tests.browser.browser import (
     Table,
     axe_problems,
+    choose_language,
     get_json,
     layout_problems,
     new_context,
@@ -213,14 +214,7 @@ def test_languages(context: BrowserContext, server: ServerProcess) -> None:
     assert english["lang"] == "en", english
     seen = {english["create"]}
     for lang in ("ro", "nl"):
-        page.locator("select#lang").select_option(lang)
-        wait_js(page, "(l) => document.documentElement.lang === l", lang, f"<html lang={lang}>")
-        wait_js(
-            page,
-            "(s) => document.querySelector('#create')?.innerText.trim() !== s",
-            english["create"],
-            f"button#create's text in {lang}",
-        )
+        choose_language(page, lang, "#create", english["create"])
         now = page.evaluate(read)
         assert now["create"] not in seen, (lang, now["create"], seen)
         seen.add(now["create"])

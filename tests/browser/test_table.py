@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, BrowserContext
 from tests.browser.browser import (
     Table,
     axe_problems,
+    choose_language,
     layout_problems,
     new_context,
     report,
@@ -205,14 +206,7 @@ def test_languages_change_the_words_not_the_notation(
     english = page.evaluate(read)
     assert english["lang"] == "en", english["lang"]
     for lang in ("ro", "nl"):
-        page.locator("select#lang").select_option(lang)
-        wait_js(page, "(l) => document.documentElement.lang === l", lang, f"<html lang={lang}>")
-        wait_js(
-            page,
-            "(s) => (document.querySelector('#status')?.innerText ?? '') !== s",
-            english["status"],
-            f"#status in {lang} to differ from English {english['status']!r}",
-        )
+        choose_language(page, lang, "#status", english["status"])
         now = page.evaluate(read)
         assert now["actions"] == english["actions"], (lang, now["actions"], english["actions"])
         assert now["hand"] == english["hand"], (lang, now["hand"], english["hand"])
