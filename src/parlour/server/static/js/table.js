@@ -105,6 +105,10 @@ class Table {
       this.pending = null;
       if (this.fresh.length) this.tell(this.fresh);
       this.render();
+      if (this.actedAt) { // from this seat's move to the page showing it: "parlour move"
+        performance.measure("parlour move", { start: this.actedAt });
+        this.actedAt = 0;
+      }
       if (msg.over) this.fetchRecord(msg.deal);
     } else if (msg.type === "seats" && this.frame) {
       this.frame = { ...this.frame, seats: msg.seats };
@@ -139,7 +143,10 @@ class Table {
   act(action) {
     if (this.pending || !this.frame) return;
     const id = `a${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-    if (this.send({ type: "act", id, v: this.frame.v, action })) this.pending = id;
+    if (this.send({ type: "act", id, v: this.frame.v, action })) {
+      this.pending = id;
+      this.actedAt = performance.now();
+    }
   }
 
   vote(proposal, yes) {
@@ -199,6 +206,7 @@ class Table {
   }
 
   render() {
+    const began = performance.now(); // each drawing is a "parlour render" performance measure
     const f = this.frame;
     const game = this.gameName();
     const mod = GAMES[game];
@@ -237,6 +245,7 @@ class Table {
     restoreFocus(this.el, focus);
     const log = $("#log", this.el);
     if (log) log.scrollTop = log.scrollHeight;
+    performance.measure("parlour render", { start: began });
   }
 
   renderSeats() {

@@ -1,0 +1,152 @@
+"""The browser pages in Debian's Chromium (Playwright, headless): what a page weighs, how long
+the lobby and a table take to be ready, and how long a move takes from the click to the page
+showing it (the socket, the server storing it, the update, the page drawing it).
+
+.venv/bin/python benchmarks/bench_pages.py              # 5 loads of each page, 60 moves
+.venv/bin/python benchmarks/bench_pages.py --moves 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Browser, Page, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+def serve(db: Path) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "parlour", "serve", "--port", "0", "--db", str(db), "--quiet",
+         "--bot-delay", "0", "--bot-workers", "0", "--rate", "5000", "--max-rooms", "1000"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    url = proc.stdout.readline().strip().rsplit(" ", 1)[-1].rstrip("/")
+    for _ in range(200):
+        try:
+            httpx.get(f"{url}/api/games", timeout=1)
+            break
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    return proc, url
+
+
+def weigh(page: Page, url: str, ready: str) -> tuple[float, int, int]:
+    """Seconds from navigation to ``ready``, bytes and requests of the page's own files."""
+    sizes: list[int] = []
+    page.on("response", lambda r: sizes.append(len(r.body())) if r.ok else None)
+    began = time.perf_counter()
+    page.goto(url)
+    page.wait_for_selector(ready)
+    return time.perf_counter() - began, sum(sizes), len(sizes)
+
+
+def loads(browser: Browser, url: str, ready: str, times: int) -> dict[str, Any]:
+    seconds, weight, requests = [], 0, 0
+    for _ in range(times):
+        context = browser.new_context()
+        page = context.new_page()
+        took, weight, requests = weigh(page, url, ready)
+        seconds.append(took)
+        context.close()
+    return {"ms": 1000 * statistics.median(seconds), "bytes": weight, "requests": requests}
+
+
+RENDERS = """() => performance.getEntriesByName('parlour render').map((m) => m.duration)"""
+MOVES = """() => performance.getEntriesByName('parlour move').map((m) => m.duration)"""
+
+
+def moves(
+    browser: Browser, url: str, count: int, drawn: list[float], inside: list[float]
+) -> list[float]:
+    """Click-to-screen seconds of ``count`` moves of a person in BEOR against the heuristic,
+    as Playwright sees them; the page's own drawing times (ms, each update) go into ``drawn``
+    and its own times from sending a move to showing it (ms) into ``inside``."""
+    took: list[float] = []
+    context = browser.new_context()
+    page = context.new_page()
+    while len(took) < count:
+        body = {"game": "beor", "players": 2, "seats": ["person", "heuristic"]}
+        room = httpx.post(f"{url}/api/rooms", json=body, headers={"origin": url}).json()
+        page.goto(room["seats"][0]["link"])
+        page.wait_for_selector("#table[data-v]:not([data-v=''])")
+        while len(took) < count and not page.locator("[data-outcome]").count():
+            page.wait_for_selector("#table.my-turn, [data-outcome]")
+            if page.locator("[data-outcome]").count():
+                break
+            v = page.get_attribute("#table", "data-v")
+            button = page.locator("#hand [data-action]").first
+            if not button.count():  # every card has several moves: open one card's menu
+                page.locator("#hand .playable").first.click()
+                button = page.locator(".move-menu:not([hidden]) [data-action]").first
+            began = time.perf_counter()
+            button.click()
+            page.wait_for_selector(f"#table:not([data-v='{v}'])")
+            took.append(time.perf_counter() - began)
+        drawn.extend(page.evaluate(RENDERS))
+        inside.extend(page.evaluate(MOVES))
+    context.close()
+    return took
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loads", type=int, default=5, help="loads of each page")
+    parser.add_argument("--moves", type=int, default=60, help="moves timed")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        proc, url = serve(Path(folder) / "rooms.db")
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                lobby = loads(browser, url + "/", "#create", args.loads)
+                body = {"game": "death", "players": 4, "seats": ["person"] + ["heuristic"] * 3}
+                room = httpx.post(f"{url}/api/rooms", json=body, headers={"origin": url}).json()
+                table = loads(browser, room["spectate"], "#table[data-v]:not([data-v=''])", 3)
+                drawn: list[float] = []
+                inside: list[float] = []
+                took = sorted(moves(browser, url, args.moves, drawn, inside))
+                browser.close()
+        finally:
+            proc.terminate()
+            proc.wait()
+    print(
+        f"lobby: ready in {lobby['ms']:.0f} ms (median of {args.loads}), "
+        f"{lobby['bytes'] / 1024:.0f} KiB in {lobby['requests']} requests"
+    )
+    print(
+        f"table: ready in {table['ms']:.0f} ms (median of 3), "
+        f"{table['bytes'] / 1024:.0f} KiB in {table['requests']} requests"
+    )
+    p95 = took[min(len(took) - 1, int(0.95 * len(took)))]
+    drawn.sort()
+    inside.sort()
+    print(
+        f"a move, sent to shown (measured in the page): p50 {statistics.median(inside):.1f} ms, "
+        f"p95 {inside[int(0.95 * (len(inside) - 1))]:.1f} ms over {len(inside)} moves"
+    )
+    print(
+        f"drawing a BEOR table (each update): p50 {statistics.median(drawn):.1f} ms, "
+        f"p95 {drawn[int(0.95 * (len(drawn) - 1))]:.1f} ms over {len(drawn)} updates"
+    )
+    print(
+        f"a move, Playwright's click to screen: p50 {1000 * statistics.median(took):.1f} ms, "
+        f"p95 {1000 * p95:.1f} ms, max {1000 * took[-1]:.1f} ms over {len(took)} moves"
+    )
+
+
+if __name__ == "__main__":
+    main()
