@@ -1,0 +1,81 @@
+"""The Game of Death's give dialog: a black face card's drinks split between two players in one
+go (G5: "You may split up the drinks that you give out"), sent as one give per player."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page
+
+from tests.browser.browser import new_context, wait_js
+from tests.server.client import ServerProcess, create_room
+
+BLACK_FACES = {f"{r}{s}" for r in "JQKA" for s in "SC"}
+MOVES = "() => [...document.querySelectorAll('[data-action]')].map((e) => e.dataset.action)"
+GIVEN = """() => [...document.querySelectorAll('table.drinks tbody tr')]
+  .map((row) => Number(row.cells[2].innerText))"""
+
+
+def throw_until_a_give(page: Page) -> int:
+    """Play Player 1's turns, a black face card whenever one may be thrown, until the give
+    dialog opens; the drinks owed."""
+    for _ in range(200):
+        page.locator("#table.my-turn, [data-outcome]").first.wait_for()
+        assert page.locator("[data-outcome]").count() == 0, "no black face card was thrown"
+        if page.locator("#give").count():
+            return int(page.locator("#split-1").get_attribute("max") or "0")
+        moves = page.evaluate(MOVES)
+        v = page.locator("#table").get_attribute("data-v")
+        pick = next((m for m in moves if m in BLACK_FACES), moves[0])
+        page.locator(f'[data-action="{pick}"]').first.click()
+        page.locator(f"#table:not([data-v='{v}'])").wait_for()
+    raise AssertionError("no give dialog within 200 turns")
+
+
+def test_the_give_dialog_splits_drinks_between_players(
+    browser: Browser, server: ServerProcess
+) -> None:
+    body = {
+        "game": "death",
+        "players": 3,
+        "seats": ["person", "random", "random"],
+        "names": ["Ann", "Bob", "Cy"],
+    }
+    room = create_room(server.url, body)
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        page.goto(room["seats"][0]["link"])
+        owed = throw_until_a_give(page)
+        assert owed >= 2, owed
+        before = page.evaluate(GIVEN)
+        to_bob, to_cy = owed - owed // 2, owed // 2
+        page.locator("#split-1").fill(str(to_bob))
+        page.locator("#split-2").fill(str(to_cy))
+        page.locator("#give-split").click()
+        wait_js(page, "() => document.querySelector('#give') === null", None, "the gives to end")
+        after = page.evaluate(GIVEN)
+        assert after[0] == before[0] + owed, (before, after)
+        log = page.locator("#log").inner_text()
+        assert f"Ann gives {to_bob} to Bob" in log and f"Ann gives {to_cy} to Cy" in log, log
+    finally:
+        context.close()
+
+
+def test_shares_that_do_not_add_up_are_not_sent(browser: Browser, server: ServerProcess) -> None:
+    """The dialog says what is wrong and sends nothing."""
+    body = {"game": "death", "players": 3, "seats": ["person", "random", "random"]}
+    room = create_room(server.url, body)
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        page.goto(room["seats"][0]["link"])
+        throw_until_a_give(page)
+        v = page.locator("#table").get_attribute("data-v")
+        page.locator("#split-1").fill("1")
+        page.locator("#split-2").fill("0")
+        page.locator("#give-split").click()
+        note = page.locator("#give-note")
+        wait_js(page, "() => document.querySelector('#give-note').innerText !== ''", None, "a note")
+        assert "must add up" in note.inner_text()
+        assert page.locator("#table").get_attribute("data-v") == v
+    finally:
+        context.close()
