@@ -677,7 +677,7 @@ def _screenshots(tables: list[Table], game: str, suffix: str) -> list[Path]:
             continue
         path = SCREENSHOTS / f"{game}{suffix}-{size}.png"
         t.page.evaluate("() => window.scrollTo(0, 0)")
-        t.page.screenshot(path=str(path))
+        t.page.screenshot(path=str(path), animations="disabled")  # cards at rest
         done[size] = path
     return list(done.values())
 
