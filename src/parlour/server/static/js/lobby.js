@@ -55,10 +55,13 @@ export async function openLobby(root) {
       let kind = keep.kinds?.[i] ?? saved.kinds?.[i] ?? (i === 0 ? "person" : defaultBot(game));
       if (!game.seat_kinds.includes(kind)) kind = kind === "person" ? kind : defaultBot(game);
       const name = keep.names?.[i] ?? saved.names?.[i] ?? "";
-      const kindSelect = h("select", { "data-seat-kind": i, id: `kind-${i}`, class: "kind" },
+      const who = t("player", { n: i + 1 });
+      const kindSelect = h("select", { "data-seat-kind": i, id: `kind-${i}`, class: "kind",
+        "aria-label": `${who}: ${t("lobby.who")}` },
         game.seat_kinds.map((k) => h("option", { value: k, selected: k === kind, text: t(`kind.${k}`) })));
       const nameInput = h("input", {
         "data-seat-name": i, id: `name-${i}`, type: "text", maxlength: 24, autocomplete: "off",
+        "aria-label": `${who}: ${t("lobby.name")}`,
         placeholder: t("player", { n: i + 1 }), value: name,
       });
       rows.push(h("div.seat-row", {},
