@@ -43,7 +43,7 @@ def expected(game: str, view: dict[str, Any]) -> Any:
         return {base: (pile[0] if pile else None) for base, pile in view["bases"].items()}
     if game == "death":
         return list(reversed(view["pile"]))
-    return list(reversed(view["pile"][:6]))
+    return list(reversed(view["pile"]))
 
 
 @pytest.mark.slow

@@ -14,9 +14,10 @@ function speed() {
 
 export function board(ctx) {
   const view = ctx.view;
-  // Top card first in the view (RULINGS "Common"); shown in the order turned, the top card last.
+  // Top card first in the view (RULINGS "Common"); the whole pile is shown fanned in the order
+  // turned, the top card last and largest.
   const pile = view.pile || [];
-  const shown = pile.slice(0, 6).reverse();
+  const shown = pile.slice().reverse();
   const lastTurned = ctx.fresh.length > 0;
   const owed = view.owed
     ? t("beggar.owes", { name: ctx.name(view.to_move), n: view.owed, court: ctx.name(view.court_player) })
@@ -24,7 +25,7 @@ export function board(ctx) {
   return h("section.board.beggar-board", { "aria-label": t("table.board") },
     h("h2", { text: t("beggar.pile", { n: pile.length }) }),
     h("div.beggar-pile", {}, pile.length ? shown.map((card, i) => cardEl(card, {
-      extra: i === shown.length - 1 && lastTurned ? "enter top" : "",
+      extra: i === shown.length - 1 ? `top${lastTurned ? " enter" : ""}` : "under",
     })) : h("p.empty-pile", { text: t("beggar.pile_empty") })),
     h("p.payment", { text: owed }),
     h("p.small", { text: t("beggar.counts", { cards: view.cards, tricks: view.tricks }) }),
