@@ -451,6 +451,9 @@ class Setup:
     penalty_step: int | None = None
     """The Game of Death: before this person move a seat not to move takes ``doh`` on
     itself (a table entry, G13)."""
+    langs: dict[int, str] = field(default_factory=dict)
+    """The browser language of each person seat's device (``ro``, ``nl``; English if not
+    given): the page follows it, and its leaks are looked for in its own words too."""
 
     @property
     def players(self) -> int:
@@ -531,7 +534,8 @@ def play_room(browser: Browser, server: ServerProcess, setup: Setup) -> Played:
             if kind != "person":
                 continue
             size = setup.sizes.get(seat, "desktop")
-            context = new_context(browser, size)
+            lang = setup.langs.get(seat)
+            context = new_context(browser, size, **({"locale": LOCALES[lang]} if lang else {}))
             contexts.append(context)
             table = Table(context, f"P{seat + 1} ({size})", seat, touch=size == "phone")
             table.size = size
@@ -745,6 +749,31 @@ _RANKS = {
 _SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
+LOCALES = {"ro": "ro-RO", "nl": "nl-NL"}
+_STATIC = Path(parlour.__file__).parent / "server" / "static"
+
+
+@functools.cache
+def card_names(lang: str) -> dict[str, str]:
+    """Every card's name in ``lang`` as the pages word it (``static/i18n/LANG.json``:
+    ``card.name`` from ``rank.*`` and ``suit.*``), lower case, by canonical notation."""
+    words = json.loads((_STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    out = {}
+    for rank in "A23456789TJQK":
+        for suit in "SHDC":
+            name = words["card.name"].format(rank=words[f"rank.{rank}"], suit=words[f"suit.{suit}"])
+            out[rank + suit] = name.lower()
+    return out
+
+
+def local_name(card: str, lang: str) -> str:
+    """A card's name in ``lang`` as the pages word it (a Joker: ``card.joker``)."""
+    if card.startswith("JK"):
+        words = json.loads((_STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        return str(words["card.joker"])
+    return card_names(lang)[card]
+
+
 def english_name(card: str) -> str:
     """A card's name in English words: ``Queen of hearts``, ``Ten of clubs``, ``Joker``."""
     if card.startswith("JK"):
@@ -827,6 +856,14 @@ def card_leaks(
             text = _without(raw, ignore)
             for card in sorted(cards_named(text) & hidden):
                 out.append(f"{kind} names {card}: {_excerpt(text, card)}")
+    lang = snap.lang.split("-")[0]
+    if lang in LOCALES:  # a card named in the page's own language ("Damă de inimă roșie")
+        names = card_names(lang)
+        for kind, texts in fields:
+            for raw in texts:
+                low = raw.lower()
+                for card in sorted(c for c in hidden if c in names and names[c] in low):
+                    out.append(f"{kind} names {card} in {lang}: {names[card]!r}")
     if jokers and jokers <= hidden:
         for label in snap.labels:
             if re.search(r"\bjoker\b", label, re.IGNORECASE):
@@ -890,14 +927,17 @@ def action_problems(played: Played) -> list[str]:
 
 
 def label_problems(played: Played) -> list[str]:
-    """Every face-up card is a button (or role img) whose ``aria-label`` names it in
-    English."""
+    """Every face-up card is a button (or role img) whose ``aria-label`` names it in the
+    page's language (English, Romanian or Dutch)."""
     out: set[str] = set()
     for snap in played.snaps():
-        if not snap.lang.startswith("en"):
+        lang = snap.lang.split("-")[0]
+        if lang != "en" and lang not in LOCALES:
             continue
         for card, label, tag, role, *_ in snap.cards:
-            name = english_name(card) if re.fullmatch(r"[A2-9TJQK][SHDC]|JK[12]", card) else None
+            name = None
+            if re.fullmatch(r"[A2-9TJQK][SHDC]|JK[12]", card):
+                name = english_name(card) if lang == "en" else local_name(card, lang)
             if name is None:
                 out.add(f"{snap.where}: data-card={card!r} is not canonical notation")
                 continue

@@ -27,6 +27,7 @@ SETUP = Setup(
     auto=frozenset({0}),
     mid_step=2,
     reload_step=4,
+    langs={1: "ro"},
     driver_seed=3,
 )
 

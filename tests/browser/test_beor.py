@@ -26,6 +26,7 @@ SETUP = Setup(
     mid_step=1,
     sizes={0: "desktop", 1: "phone"},
     reload_step=2,
+    langs={1: "nl"},
     driver_seed=1,
 )
 

@@ -16,6 +16,7 @@ from tests.browser.browser import (
     Snap,
     Table,
     card_leaks,
+    card_names,
     english_name,
     example_texts,
     new_context,
@@ -59,6 +60,23 @@ def test_checker_finds_a_hidden_card_in_every_form(fields: dict[str, object], ca
     found = card_leaks(blank(**fields), HIDDEN, JOKERS)
     assert found, f"{card} planted as {fields} was not found"
     assert any(card in f or card in ("a Joker", "face-down") for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("lang", "label", "card"),
+    [
+        ("ro", "Damă de inimă roșie", "QH"),
+        ("ro", "Zece de treflă", "TC"),
+        ("nl", "Klaveren Negen", "9C"),
+        ("nl", "Schoppen Aas", "AS"),
+    ],
+)
+def test_checker_finds_a_card_named_in_the_pages_language(lang: str, label: str, card: str) -> None:
+    """A Romanian or Dutch page names cards in its own words: those are looked for too."""
+    assert card_names(lang)[card] == label.lower()
+    found = card_leaks(blank(lang=lang, labels=(label,)), HIDDEN, JOKERS)
+    assert any(card in f and lang in f for f in found), found
+    assert card_leaks(blank(lang=lang, labels=(label,)), HIDDEN - {card}, JOKERS) == []
 
 
 def test_checker_lets_visible_cards_and_words_be() -> None:

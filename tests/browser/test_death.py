@@ -26,6 +26,7 @@ SETUP = Setup(
     options={},
     sizes={0: "desktop", 1: "phone", 2: "desktop"},
     reload_step=5,
+    langs={1: "ro", 2: "nl"},
     driver_seed=2,
     penalty_step=3,
 )
