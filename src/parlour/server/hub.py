@@ -193,6 +193,7 @@ class Hub:
         outcome = state.outcome
         return {
             "room": room.id,
+            "game": room.game.name,
             "v": room.v,
             "deal": deal.number,
             "commitment": deal.commitment,

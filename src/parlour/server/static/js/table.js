@@ -169,14 +169,7 @@ class Table {
   }
 
   gameName() {
-    return this.frame.game || this.detectGame();
-  }
-
-  detectGame() {
-    const view = this.frame.view;
-    if ("bases" in view) return "beor";
-    if ("pile_seats" in view) return "death";
-    return "beggar";
+    return this.frame.game;
   }
 
   tell(entries) {
