@@ -21,10 +21,20 @@ from parlour.bots import make_agent
 from parlour.core.game import JSON, Game
 from parlour.core.record import Record
 from parlour.core.rng import derive_seed
+from parlour.core.state import State
 from parlour.errors import InvalidOption
 from parlour.games import find_game
 
-__all__ = ["ArenaReport", "GameResult", "play_game", "run_arena", "seat_plan", "wilson"]
+__all__ = [
+    "ArenaReport",
+    "GameResult",
+    "Played",
+    "play_game",
+    "play_to_end",
+    "run_arena",
+    "seat_plan",
+    "wilson",
+]
 
 
 def seat_plan(index: int, players: int, agents: int) -> tuple[int, ...]:
@@ -48,15 +58,29 @@ class GameResult:
     record: dict[str, Any]
 
 
-def play_game(
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A game played to its end by agents: the final state (its log and outcome hold the whole
+    game), who sat where, the actions in notation, and each agent's decisions and seconds."""
+
+    state: State
+    plan: tuple[int, ...]
+    seed: int
+    actions: tuple[str, ...]
+    decisions: tuple[int, ...]
+    seconds: tuple[float, ...]
+
+
+def play_to_end(
     game_name: str,
     players: int,
     specs: Sequence[str],
     seed: int,
     index: int,
     options: Mapping[str, object] | None = None,
-) -> GameResult:
-    """Play game ``index`` of an arena run (a top-level function, for worker processes)."""
+) -> Played:
+    """Game ``index`` of a run of ``seed``: dealt from ``derive_seed(seed, "game", index)``, seat
+    ``s`` played by agent ``(s + index) mod k`` with its own generator."""
     game = find_game(game_name)
     agents = [make_agent(spec, game) for spec in specs]
     plan = seat_plan(index, players, len(specs))
@@ -76,19 +100,33 @@ def play_game(
         decisions[who] += 1
         state = state.apply(action)
         actions.append(str(action))
-    outcome = state.outcome
+    return Played(state, plan, game_seed, tuple(actions), tuple(decisions), tuple(seconds))
+
+
+def play_game(
+    game_name: str,
+    players: int,
+    specs: Sequence[str],
+    seed: int,
+    index: int,
+    options: Mapping[str, object] | None = None,
+) -> GameResult:
+    """Play game ``index`` of an arena run (a top-level function, for worker processes)."""
+    game = find_game(game_name)
+    played = play_to_end(game_name, players, specs, seed, index, options)
+    outcome = played.state.outcome
     assert outcome is not None
     figures = {name: _seat_figure(outcome.details, name, players) for name in _figures(game)}
-    record = Record(game.name, players, game_seed, dict(options or {}), None, tuple(actions))
+    record = Record(game.name, players, played.seed, dict(options or {}), None, played.actions)
     return GameResult(
         index,
-        plan,
+        played.plan,
         outcome.winners,
         outcome.ranks,
         figures,
-        len(actions),
-        tuple(decisions),
-        tuple(seconds),
+        len(played.actions),
+        played.decisions,
+        played.seconds,
         record.to_json(),
     )
 
