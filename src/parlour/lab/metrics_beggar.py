@@ -1,0 +1,112 @@
+"""Beggar-My-Neighbour's figures: of one finished game of the rules engine, from its public log,
+and of many deals played by the compiled kernel (:mod:`parlour.games.beggar.fast`), from its
+results.
+
+The standing of a step is the cards each player holds at the last trick boundary (the deal, or
+the last capture, M2; and the game's last step). Cards turned onto the pile mid-trick belong to
+nobody yet: counted card by card, two players with 26 each would swap the lead on every card
+turned, which is no lead at all. The leader is the player holding most cards, alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from parlour.core.game import JSON, LogEntry, State
+
+__all__ = ["KernelResults", "beggar_figures", "beggar_reading"]
+
+
+class KernelResults(Protocol):
+    """What :func:`beggar_figures` reads of the kernel's ``FastResults`` (``play_deals``,
+    ``play_random``): the number of deals and each deal's summary ``{"result", "winners",
+    "cards", "tricks", "cycle"}``."""
+
+    def __len__(self) -> int: ...
+
+    def summary(self, index: int) -> dict[str, JSON]: ...
+
+
+def _result_figures(result: str, cards: int, tricks: int) -> dict[str, JSON]:
+    """The figures both engines give: cards and tricks (M8), a loop (M10), the card limit
+    (M11), and whether the rules ended the game (M6) rather than a loop or the limit."""
+    return {
+        "ended": result == "win",
+        "cards": cards,
+        "tricks": tricks,
+        "loop": result == "loop",
+        "card_limit": result == "limit",
+    }
+
+
+def beggar_reading(
+    state: State, log: Sequence[LogEntry]
+) -> tuple[dict[str, JSON], list[tuple[float, ...]]]:
+    """The figures of a finished game of the rules engine and each step's standing (see the
+    module docstring). Every action puts one card on the pile, so the game's length in
+    actions is its ``cards`` (M8).
+
+    Raises:
+        ValueError: the cards counted from the log are not the hands the outcome names.
+    """
+    outcome = state.outcome
+    assert outcome is not None
+    root = state
+    while root.previous is not None:
+        root = root.previous
+    held = [int(n) for n in root.view(None).to_json()["hand_sizes"]]
+    standing = tuple(float(n) for n in held)
+    standings: list[tuple[float, ...]] = []
+    for number, entry in enumerate(log):
+        boundary = number == len(log) - 1
+        for event in entry.events:
+            if event.kind == "turned":
+                held[event.data["seat"]] -= 1
+            elif event.kind == "captured":
+                held[event.data["seat"]] += event.data["cards"]
+                boundary = True
+        if boundary:
+            standing = tuple(float(n) for n in held)
+        standings.append(standing)
+    if tuple(held) != tuple(outcome.scores):
+        raise ValueError(
+            f"the log leaves the hands with {held} cards, the outcome says "
+            f"{list(outcome.scores)} (M8)"
+        )
+    details = outcome.details
+    return _result_figures(outcome.result, details["cards"], details["tricks"]), standings
+
+
+def beggar_figures(results: KernelResults, players: int) -> list[dict[str, JSON]]:
+    """One row of figures a deal played by the compiled kernel, as :func:`game_figures` gives
+    them for a game of the rules engine: ``winners``, ``win_shares``, ``length`` (cards, M8;
+    for a loop, the cards when the repeat was seen, M10), ``cards``, ``tricks``, ``loop``,
+    ``card_limit`` and ``ended``. The kernel keeps no history, so ``lead_changes`` and
+    ``decided_at`` are None (undefined).
+
+    Raises:
+        ValueError: a winner outside the ``players`` seats.
+    """
+    rows: list[dict[str, JSON]] = []
+    for index in range(len(results)):
+        summary = results.summary(index)
+        winners = [int(s) for s in summary["winners"]]
+        if any(not 0 <= s < players for s in winners):
+            raise ValueError(f"deal {index} has winners {winners}, not seats of {players}")
+        result = str(summary["result"])
+        cards, tricks = int(summary["cards"]), int(summary["tricks"])
+        rows.append(
+            {
+                "game": "beggar",
+                "players": players,
+                "result": result,
+                "winners": winners,
+                "win_shares": [1 / len(winners) if s in winners else 0.0 for s in range(players)],
+                "length": cards,
+                "lead_changes": None,
+                "decided_at": None,
+                **_result_figures(result, cards, tricks),
+            }
+        )
+    return rows

@@ -1,0 +1,57 @@
+"""BEOR's figures of one finished game, from its public log, and each step's standing.
+
+BEOR keeps no score, so the standing of a step is the game's own search evaluation of that
+full position (``game.strategy.evaluate``, :mod:`parlour.games.beor.strategy`): each seat's
+weight grows with how many of his cards sit in two disjoint partial groups whose missing cards
+are still to be had (not buried on a base nor held by another player; B5), a seat that is out
+weighs 0 (B8), and a finished game weighs its result. The leader is thus the player whose hand
+is closest to two groups; it is read from the full state (hands are hidden), which is what a
+referee looking at every hand would say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from parlour.core.game import JSON, LogEntry, State
+
+__all__ = ["beor_reading"]
+
+
+def beor_reading(
+    state: State, log: Sequence[LogEntry]
+) -> tuple[dict[str, JSON], list[tuple[float, ...]]]:
+    """The figures of a finished game and each step's standing (see the module docstring).
+
+    Figures: ``stuck_losses`` (players who lost for having no legal play at the start of their
+    turn, B8) and ``stuck`` (at least one did), ``restocks`` (B9), ``natural_win`` (a hand was
+    dealt as two groups and won at once, B5 with option ``natural_win``), ``turn_cap_draw``
+    (the game reached option ``max_turns`` and is a draw, B10) and ``ended`` (false exactly
+    then: the cap, not the rules, ended it).
+
+    Raises:
+        ValueError: the game has no strategy to evaluate positions with.
+    """
+    outcome = state.outcome
+    assert outcome is not None
+    strategy = state.game.strategy
+    if strategy is None:
+        raise ValueError(f"{state.game.info.title} has no strategy to find a leader with")
+    chain: list[State] = []
+    step: State | None = state
+    while step is not None and len(chain) < len(log):
+        chain.append(step)
+        step = step.previous
+    standings = [tuple(strategy.evaluate(s)) for s in reversed(chain)]
+    kinds = [(entry.kind, event.kind) for entry in log for event in entry.events]
+    stuck = sum(kind == "lost" for _, kind in kinds)
+    draw = outcome.result == "draw"
+    figures: dict[str, JSON] = {
+        "ended": not draw,
+        "stuck_losses": stuck,
+        "stuck": stuck > 0,
+        "restocks": sum(kind == "restocked" for _, kind in kinds),
+        "natural_win": ("deal", "won") in kinds,
+        "turn_cap_draw": draw,
+    }
+    return figures, standings

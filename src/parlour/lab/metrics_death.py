@@ -1,0 +1,124 @@
+"""The Game of Death's figures of one finished game, read from its public log (every event of
+the game is public: RULINGS "Public information").
+
+Drinks are counted from the events: ``drank`` (a pass G2, a broken suit G4, going down G3, a
+red face card's take G5), ``gave`` (a black face card's give, to its target, G5), ``social``
+(everyone drinks 1, G7), ``hand_penalty`` (black face cards still held at the end, G11) and
+``penalty`` (table entries, G13). A sober player's points count as drinks (G14). The counts must
+come to the outcome's drinks taken, and the black face cards' drinks to :data:`BLACK_FACE_TOTAL`;
+either mismatch is an accounting error and raises ``ValueError`` naming the deal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from parlour.core.game import JSON, LogEntry, State
+
+__all__ = [
+    "BLACK_FACE",
+    "BLACK_FACE_TOTAL",
+    "check_black_face",
+    "deal_text",
+    "death_reading",
+]
+
+BLACK_FACE: dict[str, int] = {
+    "AS": 20, "KS": 8, "QS": 6, "JS": 4,
+    "AC": 5, "KC": 4, "QC": 3, "JC": 2,
+}  # fmt: skip
+"""The give values of the black face cards, from the seed text's table (G5)."""
+BLACK_FACE_TOTAL = sum(BLACK_FACE.values())
+"""52: every black face card is either thrown and its drinks given (G5) or still held at the
+end and drunk by its holder (G11), so a deal's black face card drinks always add up to this."""
+
+_DRINKS = ("drank", "hand_penalty", "penalty")
+
+
+def deal_text(state: State) -> str:
+    """The hands the game started from, as a record's deal (``{"hands": [...]}``), to name the
+    deal in an error."""
+    root = state
+    while root.previous is not None:
+        root = root.previous
+    return json.dumps({"hands": root.to_json().get("hands")}, separators=(",", ":"))
+
+
+def check_black_face(given: int, held: int, state: State) -> int:
+    """The black face cards' drinks of ``state``'s deal, ``given`` in gives (G5) and ``held``
+    in hand penalties (G11), which must add up to :data:`BLACK_FACE_TOTAL` (52).
+
+    Raises:
+        ValueError: they do not, naming the deal.
+    """
+    total = given + held
+    if total != BLACK_FACE_TOTAL:
+        raise ValueError(
+            f"black face card drinks add up to {total} ({given} given, G5, and {held} drunk "
+            f"from hands at the end, G11), not {BLACK_FACE_TOTAL}, in the deal {deal_text(state)}"
+        )
+    return total
+
+
+def death_reading(
+    state: State, log: Sequence[LogEntry]
+) -> tuple[dict[str, JSON], list[tuple[float, ...]]]:
+    """The figures of a finished game and each step's standing (minus the drinks taken so far,
+    so that the seat with the fewest drinks stands highest: G12, fewest drinks wins).
+
+    Figures: ``drinks_taken`` (per seat), ``drinks_spread`` (most minus fewest drinks taken),
+    ``passes`` (G2), ``socials`` (G7), ``ace_sweeps`` (G8), ``first_out`` (the seat that first
+    threw his last card, G10) and ``first_out_at`` (the player actions up to and including that
+    throw), ``black_face_drinks`` (always 52: G5, G11) and ``ended`` (always true: the game has
+    no cap).
+
+    Raises:
+        ValueError: the drinks counted from the log are not the outcome's, or the black face
+            card drinks do not add up to 52; both name the deal.
+    """
+    outcome = state.outcome
+    assert outcome is not None
+    drinks = [0] * state.players
+    standings: list[tuple[float, ...]] = []
+    passes = socials = sweeps = given = held = actions = 0
+    first_out: int | None = None
+    first_out_at: int | None = None
+    for entry in log:
+        actions += entry.kind == "action"
+        for event in entry.events:
+            kind, data = event.kind, event.data
+            if kind in _DRINKS:
+                drinks[data["seat"]] += data["drinks"]
+                held += data["drinks"] if kind == "hand_penalty" else 0
+            elif kind == "gave":
+                drinks[data["to"]] += data["drinks"]
+                given += data["drinks"]
+            elif kind == "social":
+                drinks = [d + 1 for d in drinks]
+                socials += 1
+            elif kind == "passed":
+                passes += 1
+            elif kind == "swept" and data["why"] == "ace":
+                sweeps += 1
+            elif kind == "last_card" and first_out is None:
+                first_out, first_out_at = data["seat"], actions
+        standings.append(tuple(-float(d) for d in drinks))
+    if tuple(drinks) != tuple(outcome.scores):
+        raise ValueError(
+            f"the log's drinks {drinks} are not the outcome's {list(outcome.scores)} (G12), "
+            f"in the deal {deal_text(state)}"
+        )
+    black = check_black_face(given, held, state)
+    figures: dict[str, JSON] = {
+        "ended": True,
+        "drinks_taken": drinks,
+        "drinks_spread": max(drinks) - min(drinks),
+        "passes": passes,
+        "socials": socials,
+        "ace_sweeps": sweeps,
+        "first_out": first_out,
+        "first_out_at": first_out_at,
+        "black_face_drinks": black,
+    }
+    return figures, standings
