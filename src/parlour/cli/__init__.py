@@ -2,7 +2,8 @@
 
 Every command has ``--json`` for machines. Bad input ends with one line on standard error naming
 the problem and exit status 2, never a traceback. One module a group of commands: ``general``
-(games, replay, arena, schema), ``play``, ``beggar``; ``common`` holds what they share.
+(games, replay, arena, schema), ``play``, ``beggar``, ``lab``, ``serve``, ``verify``; ``common``
+holds what they share.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from parlour.cli import beggar, general, play, serve, verify
+from parlour.cli import beggar, general, lab, play, serve, verify
 from parlour.cli.common import CommandError, Parser
 from parlour.errors import ParlourError
 from parlour.games import GAMES
@@ -38,6 +39,7 @@ def _build_parser() -> argparse.ArgumentParser:
     general.register(sub, formatter)
     play.register(sub, formatter)
     beggar.register(sub, formatter)
+    lab.register(sub, formatter)
     serve.register(sub, formatter)
     verify.register(sub, formatter)
     return parser

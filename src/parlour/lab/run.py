@@ -1,0 +1,273 @@
+"""``parlour lab run``: many seeded games, their figures stored batch by batch in SQLite.
+
+Game ``i`` of a run is the arena's game ``i`` (:func:`parlour.bots.arena.play_to_end`): dealt
+from ``derive_seed(seed, "game", i)``, seats rotating over the agents, each seat with its own
+generator; so a game's figures depend only on the run's settings and ``i``, never on which
+worker played it, how many there were, or the backend. A run's file holds its settings and one
+row a game; a run that stops (Ctrl-C, a kill) resumes with the games it lacks, and a file made
+with other settings is refused rather than mixed.
+
+Backends: ``local`` (a process pool on this machine; one worker plays in this process) and
+``dask`` (a Dask distributed cluster at ``scheduler``, or a LocalCluster of ``workers``
+processes when none is given). Batches of :data:`BATCH` games are the unit of work and of
+commit.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from parlour.bots import make_agent
+from parlour.bots.arena import play_to_end
+from parlour.core.game import JSON
+from parlour.core.record import Record
+from parlour.errors import InvalidOption
+from parlour.games import find_game
+
+__all__ = ["BACKENDS", "BATCH", "RunSpec", "RunStore", "play_batch", "run"]
+
+BATCH = 10
+"""Games a batch: the unit handed to a worker and committed to the file."""
+BACKENDS = ("local", "dask")
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What a run plays: the same spec always plays the same games."""
+
+    game: str
+    players: int
+    agents: tuple[str, ...]
+    games: int
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def checked(self) -> RunSpec:
+        """The spec with the game's canonical name and options, or InvalidOption naming the
+        field that is wrong (before any game is played)."""
+        game = find_game(self.game)
+        players = game.check_players(self.players)
+        options = dict(game.options(self.options).items())
+        if not game.info.decisions:
+            if self.agents:
+                raise InvalidOption(f"--agents: {game.title} has no decisions to make")
+        elif not self.agents:
+            raise InvalidOption("--agents: name at least one agent, e.g. heuristic")
+        if len({a.strip().lower() for a in self.agents}) != len(self.agents):
+            raise InvalidOption("--agents: name each agent once (seats rotate over them)")
+        for spec in self.agents:
+            make_agent(spec, game)
+        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
+            raise InvalidOption(f"--games: a whole number of at least 1, got {self.games!r}")
+        return RunSpec(game.name, players, tuple(self.agents), self.games, self.seed, options)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "agents": list(self.agents),
+            "games": self.games,
+            "seed": self.seed,
+            "options": dict(self.options),
+        }
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> RunSpec:
+        return cls(
+            str(obj["game"]),
+            int(obj["players"]),
+            tuple(str(a) for a in obj["agents"]),
+            int(obj["games"]),
+            int(obj["seed"]),
+            dict(obj["options"]),
+        )
+
+
+def play_batch(spec_json: str, indices: Sequence[int]) -> list[tuple[int, str]]:
+    """Play games ``indices`` of the run (a top-level function: worker processes and Dask
+    workers call it); each game's row as JSON: who sat where, its figures and its record."""
+    from parlour.lab.metrics import game_figures
+
+    spec = RunSpec.from_json(json.loads(spec_json))
+    if not find_game(spec.game).info.decisions:  # Beggar-My-Neighbour: on the compiled kernel
+        from parlour.lab.beggar_lab import kernel_rows
+
+        found = kernel_rows(spec.players, spec.seed, spec.options, indices)
+        return [(int(str(r["index"])), json.dumps(r, separators=(",", ":"))) for r in found]
+    rows = []
+    for i in indices:
+        played = play_to_end(spec.game, spec.players, spec.agents, spec.seed, i, spec.options)
+        record = Record(spec.game, spec.players, played.seed, spec.options, None, played.actions)
+        row = {
+            "index": i,
+            "plan": list(played.plan),
+            "figures": game_figures(played.state),
+            "record": record.to_json(),
+        }
+        rows.append((i, json.dumps(row, separators=(",", ":"))))
+    return rows
+
+
+class RunStore:
+    """A run file: for each variant (``""`` for a plain run; a comparison's variants by name) its
+    spec, and one row a finished game, committed a batch at a time (WAL, so a killed run loses at
+    most the batches in flight)."""
+
+    def __init__(self, path: str | Path, spec: RunSpec | None = None, variant: str = "") -> None:
+        self.path = Path(path)
+        self.variant = variant
+        self.db = sqlite3.connect(self.path)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        try:
+            self._setup(spec)
+        except BaseException:
+            self.db.close()
+            raise
+
+    def _setup(self, spec: RunSpec | None) -> None:
+        with self.db:
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS runs (variant TEXT PRIMARY KEY, spec TEXT NOT NULL)"
+            )
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS games (variant TEXT NOT NULL, idx INTEGER NOT NULL, "
+                "row TEXT NOT NULL, PRIMARY KEY (variant, idx))"
+            )
+            if spec is not None:
+                self._claim(spec)
+
+    def _claim(self, spec: RunSpec) -> None:
+        query = "SELECT spec FROM runs WHERE variant = ?"
+        found = self.db.execute(query, (self.variant,)).fetchone()
+        wanted = json.dumps(spec.to_json(), sort_keys=True)
+        if found is not None and not _same_run(json.loads(found[0]), spec):
+            raise InvalidOption(
+                f"{self.path} holds another run ({found[0]}); give another --out file"
+            )
+        # The same run perhaps asked for more games: the file says how many now.
+        self.db.execute("INSERT OR REPLACE INTO runs VALUES (?, ?)", (self.variant, wanted))
+
+    def variants(self) -> list[tuple[str, RunSpec]]:
+        """Every run in the file, in the order they were first made."""
+        query = "SELECT variant, spec FROM runs ORDER BY rowid"
+        return [(v, RunSpec.from_json(json.loads(t))) for v, t in self.db.execute(query)]
+
+    def done(self) -> set[int]:
+        query = "SELECT idx FROM games WHERE variant = ?"
+        return {i for (i,) in self.db.execute(query, (self.variant,))}
+
+    def add(self, rows: Sequence[tuple[int, str]]) -> None:
+        with self.db:
+            self.db.executemany(
+                "INSERT OR IGNORE INTO games VALUES (?, ?, ?)",
+                [(self.variant, i, row) for i, row in rows],
+            )
+
+    def rows(self, limit: int | None = None, variant: str | None = None) -> list[dict[str, Any]]:
+        """The finished games' rows in game order (the first ``limit`` games)."""
+        query = "SELECT row FROM games WHERE variant = ? ORDER BY idx"
+        which = self.variant if variant is None else variant
+        found = [json.loads(r) for (r,) in self.db.execute(query, (which,))]
+        return found if limit is None else [r for r in found if r["index"] < limit]
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _same_run(stored: dict[str, Any], spec: RunSpec) -> bool:
+    """Whether a stored spec is ``spec``'s run (the number of games may differ)."""
+    mine = json.loads(json.dumps(spec.to_json()))  # as stored: tuples become lists
+    return all(stored.get(k) == mine[k] for k in mine if k != "games")
+
+
+def batches(todo: Sequence[int], size: int = BATCH) -> list[list[int]]:
+    return [list(todo[k : k + size]) for k in range(0, len(todo), size)]
+
+
+def run(
+    spec: RunSpec,
+    out: str | Path,
+    *,
+    variant: str = "",
+    backend: str = "local",
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play the games ``out`` lacks and return every row of the run, in game order.
+
+    Raises:
+        InvalidOption: a bad spec, backend or file (before any game is played).
+    """
+    spec = spec.checked()
+    if backend not in BACKENDS:
+        raise InvalidOption(f"--backend: one of {', '.join(BACKENDS)}, got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise InvalidOption("--scheduler is for --backend dask")
+    with closing(RunStore(out, spec, variant)) as store:
+        todo = [i for i in range(spec.games) if i not in store.done()]
+        done = spec.games - len(todo)
+        if progress:
+            progress(done)
+        text = json.dumps(spec.to_json())
+        with _executor(backend, workers, scheduler) as submit_all:
+            for rows in submit_all(text, batches(todo)):
+                store.add(rows)
+                done += len(rows)
+                if progress:
+                    progress(done)
+        return store.rows(spec.games)
+
+
+Submit = Callable[[str, list[list[int]]], Iterator[list[tuple[int, str]]]]
+
+
+@contextmanager
+def _executor(backend: str, workers: int, scheduler: str | None) -> Iterator[Submit]:
+    """A function that plays batches on the backend and yields each batch's rows as it ends."""
+    if backend == "dask":
+        with _dask(workers, scheduler) as submit:
+            yield submit
+        return
+    if workers <= 1:
+        yield lambda text, todo: (play_batch(text, b) for b in todo)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+
+        def submit(text: str, todo: list[list[int]]) -> Iterator[list[tuple[int, str]]]:
+            futures = [pool.submit(play_batch, text, b) for b in todo]
+            for future in as_completed(futures):
+                yield future.result()
+
+        yield submit
+
+
+@contextmanager
+def _dask(workers: int, scheduler: str | None) -> Iterator[Submit]:
+    dask: Any = importlib.import_module("distributed")  # untyped: kept behind Any
+    cluster = None
+    if scheduler is None:
+        cluster = dask.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+    try:
+        with dask.Client(cluster if cluster is not None else scheduler) as client:
+
+            def submit(text: str, todo: list[list[int]]) -> Iterator[list[tuple[int, str]]]:
+                futures = [client.submit(play_batch, text, b, pure=False) for b in todo]
+                for future in dask.as_completed(futures):
+                    rows: list[tuple[int, str]] = future.result()
+                    yield rows
+
+            yield submit
+    finally:
+        if cluster is not None:
+            cluster.close()

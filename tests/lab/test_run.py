@@ -1,0 +1,130 @@
+"""``parlour lab run``: the same seed gives the same games and metrics whatever the backend and
+the number of workers (a local process pool, a real Dask LocalCluster); a run stopped by a kill
+resumes with the games it lacks; a file of another run is refused; the JSON has the issue's shape.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parlour.lab.metrics import aggregate
+from parlour.lab.run import RunSpec, run
+
+SPEC = RunSpec("beor", 3, ("heuristic", "random"), 24, 5)
+
+
+def metrics_of(rows: list[dict[str, Any]], spec: RunSpec = SPEC) -> Any:
+    return aggregate(spec.game, spec.players, [r["figures"] for r in rows])
+
+
+@pytest.fixture(scope="module")
+def one_worker(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    return run(SPEC, tmp_path_factory.mktemp("lab") / "one.db", workers=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("backend", "workers"), [("local", 2), ("dask", 1), ("dask", 2)], ids=str)
+def test_every_backend_and_worker_count_plays_the_same_games(
+    one_worker: list[dict[str, Any]], tmp_path: Path, backend: str, workers: int
+) -> None:
+    rows = run(SPEC, tmp_path / "run.db", backend=backend, workers=workers)
+    assert [r["index"] for r in rows] == list(range(SPEC.games))
+    assert rows == one_worker
+    assert metrics_of(rows) == metrics_of(one_worker)
+
+
+def test_seats_rotate_over_the_agents(one_worker: list[dict[str, Any]]) -> None:
+    plans = [tuple(r["plan"]) for r in one_worker[:3]]
+    assert plans == [(0, 1, 0), (1, 0, 1), (0, 1, 0)]
+
+
+def test_a_larger_run_on_the_same_file_plays_only_the_games_it_lacks(
+    one_worker: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    out = tmp_path / "grow.db"
+    first = run(RunSpec("beor", 3, ("heuristic", "random"), 10, 5), out)
+    seen: list[int] = []
+    rows = run(SPEC, out, progress=seen.append)
+    assert seen[0] == 10 and seen[-1] == SPEC.games
+    assert rows[:10] == first and rows == one_worker
+
+
+def test_a_file_of_another_run_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "other.db"
+    run(RunSpec("beor", 2, ("heuristic",), 2, 1), out)
+    with pytest.raises(Exception, match="holds another run"):
+        run(RunSpec("beor", 2, ("heuristic",), 2, 2), out)
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "parlour", "lab", "run", *args],
+        capture_output=True, text=True, cwd=cwd, timeout=120,
+    )  # fmt: skip
+
+
+@pytest.mark.slow
+def test_a_killed_run_resumes_where_it_stopped(tmp_path: Path) -> None:
+    args = ["death", "--players", "4", "--agents", "heuristic", "--games", "60", "--seed", "9"]
+    whole = json.loads(cli(*args, "--workers", "1", "--json", "--out", "a.db", cwd=tmp_path).stdout)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "parlour", "lab", "run", *args, "--workers", "1", "--out", "b.db"],
+        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    done = 0
+    while time.monotonic() < deadline and done < 10:
+        time.sleep(0.05)
+        try:
+            with sqlite3.connect(tmp_path / "b.db") as db:
+                done = db.execute("SELECT count(*) FROM games").fetchone()[0]
+        except sqlite3.OperationalError:
+            continue
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=20)
+    assert 10 <= done < 60, f"the run was not caught mid-way ({done} games)"
+    again = cli(*args, "--workers", "1", "--json", "--out", "b.db", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout) == whole
+
+
+def test_the_json_has_the_shape_the_issue_gives(tmp_path: Path) -> None:
+    args = ["death", "--players", "3", "--agents", "heuristic", "--games", "12", "--seed", "4"]
+    done = cli(*args, "--workers", "1", "--json", "--out", "d.db", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert {k: out[k] for k in ("game", "players", "games", "seed", "backend", "agents")} == {
+        "game": "death", "players": 3, "games": 12, "seed": 4, "backend": "local",
+        "agents": ["heuristic"],
+    }  # fmt: skip
+    metrics = out["metrics"]
+    seats = metrics["seat_win_rate"]
+    assert len(seats) == 3 and all(set(s) >= {"value", "ci95", "unit"} for s in seats)
+    assert abs(sum(s["value"] for s in seats) - 1) < 1e-9
+    for name in ("length", "black_face_drinks"):
+        lo, hi = metrics[name]["ci95"]
+        assert lo <= metrics[name]["value"] <= hi
+    assert metrics["black_face_drinks"]["value"] == 52  # the built-in check: every deal
+    assert len(metrics["drinks_taken"]) == 3
+
+
+def test_beggar_my_neighbour_runs_on_the_kernel_with_its_options(tmp_path: Path) -> None:
+    args = ["beggar", "--players", "2", "--games", "300", "--seed", "2", "--json"]
+    done = cli(*args, "--options", "card_limit=200", "--out", "g.db", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    metrics = json.loads(done.stdout)["metrics"]
+    assert metrics["length"]["summary"]["max"] <= 200
+    assert 0 < metrics["card_limit_rate"]["value"] < 1
+    refused = cli("beggar", "--agents", "random", "--games", "3", "--out", "h.db", cwd=tmp_path)
+    assert refused.returncode == 2 and "no decisions" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
