@@ -85,8 +85,177 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _metrics_table(metrics: dict[str, Any]) -> RichTable:
-    table = RichTable("metric", "value", "95% interval", "unit", title="Metrics")
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from parlour.lab.compare import compare, parse_variant
+
+    if not args.variant:
+        raise CommandError("--variant: give at least one, e.g. --variant strict:natural_win=false")
+    base_options = parse_option_pairs(args.options)
+    variants: list[tuple[str, dict[str, str]]] = [("default", base_options)]
+    for text in args.variant:
+        try:
+            name, options = parse_variant(text)
+        except ValueError as err:
+            raise CommandError(str(err)) from None
+        if name in {n for n, _ in variants}:
+            raise CommandError(f"--variant: the name {name!r} is used twice")
+        variants.append((name, {**base_options, **options}))
+    specs = [(name, _spec(args, options)) for name, options in variants]
+    seed = specs[0][1].seed
+    specs = [(name, spec.__class__(**{**spec.__dict__, "seed": seed})) for name, spec in specs]
+    out = Path(args.out or f"lab-{specs[0][1].game}-{seed}-compare.db")
+    rows = {name: _play(args, spec, out, name, name) for name, spec in specs}
+    base = specs[0][1]
+    result: dict[str, Any] = {
+        **{
+            k: v for k, v in _summary(base, args.backend, rows["default"]).items() if k != "metrics"
+        },
+        "variants": {name: spec.options for name, spec in specs},
+        "metrics": {
+            name: _summary(spec, args.backend, rows[name])["metrics"] for name, spec in specs
+        },
+        "differences": {
+            name: compare(base.game, base.players, rows["default"], rows[name])
+            for name, _ in specs[1:]
+        },
+    }
+    if args.json:
+        print_json(result, compact=True)
+        return 0
+    console = people_console()
+    console.print(
+        f"{base.games} deals of {find_game(base.game).title} for {base.players} players under "
+        f"{len(specs)} rule sets (the same deals for each), seed {seed}; saved in {out}"
+    )
+    for name, diffs in result["differences"].items():
+        changed = _options_text(dict(variants)[name], base_options)
+        table = RichTable(
+            "metric", "default", name, "difference (95% interval)", "verdict",
+            title=f"{name} against the default ({changed})",
+        )  # fmt: skip
+        for metric, entry in diffs.items():
+            for label, item in _entries(metric, entry):
+                lo, hi = item["difference"]["ci95"]
+                span = "" if lo is None or hi is None else f" ({lo:+.3g} to {hi:+.3g})"
+                table.add_row(
+                    label,
+                    f"{item['baseline']:.4g}",
+                    f"{item['variant']:.4g}",
+                    f"{item['difference']['value']:+.3g}{span}",
+                    item["verdict"],
+                )
+        console.print(table)
+    return 0
+
+
+def _entries(metric: str, entry: Any) -> list[tuple[str, Any]]:
+    if isinstance(entry, list):
+        return [(f"{metric} (Player {seat + 1})", item) for seat, item in enumerate(entry)]
+    return [(metric, entry)]
+
+
+def _options_text(options: dict[str, str], base: dict[str, str]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in options.items() if base.get(k) != v)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from contextlib import closing
+
+    from parlour.lab import stats
+    from parlour.lab.compare import compare
+    from parlour.lab.metrics import aggregate
+    from parlour.lab.report import ReportRun, report_html
+    from parlour.lab.run import RunStore
+
+    runs: list[Any] = []
+    everything: dict[str, Any] = {}
+    for path in args.runs:
+        if not Path(path).is_file():
+            raise CommandError(f"{path}: no such run file")
+        with closing(RunStore(path)) as store:
+            for variant, spec in store.variants():
+                rows = store.rows(spec.games, variant)
+                if not rows:
+                    continue
+                name = variant or Path(path).stem
+                if len(args.runs) > 1 and variant:
+                    name = f"{Path(path).stem}: {variant}"
+                metrics = aggregate(spec.game, spec.players, [r["figures"] for r in rows])
+                lengths = [float(r["figures"]["length"]) for r in rows]
+                ended = [bool(r["figures"]["ended"]) for r in rows]
+                curve = stats.survival([int(x) for x in lengths], ended)
+                runs.append(
+                    (
+                        name,
+                        spec,
+                        rows,
+                        ReportRun(name, spec.to_json(), metrics, lengths, ended, curve),
+                    )
+                )
+                everything[name] = {"spec": spec.to_json(), "games": len(rows), "metrics": metrics}
+    if not runs:
+        raise CommandError("the run files hold no finished game")
+    games = {(spec.game, spec.players) for _, spec, _, _ in runs}
+    if len(games) > 1:
+        raise CommandError("a report covers one game and player count; these runs mix them")
+    comparison = ""
+    if len(runs) > 1:
+        _, base_spec, base_rows, _ = runs[0]
+        diffs = {
+            name: compare(base_spec.game, base_spec.players, base_rows, rows)
+            for name, _, rows, _ in runs[1:]
+        }
+        for name, found in diffs.items():
+            everything[name]["differences_from"] = runs[0][0]
+            everything[name]["differences"] = found
+        comparison = _comparison_html(runs[0][0], diffs)
+    title = f"{find_game(runs[0][1].game).title}, {runs[0][1].players} players"
+    if args.html:
+        try:
+            Path(args.html).write_text(
+                report_html(title, [r for *_, r in runs], comparison), encoding="utf-8"
+            )
+        except OSError as err:
+            raise CommandError(f"cannot write {args.html}: {err.strerror}") from None
+    if args.json:
+        print_json(everything, compact=True)
+    elif args.html:
+        people_console().print(f"Report of {len(runs)} run(s) saved in {args.html}")
+    else:
+        for name, entry in everything.items():
+            people_console().print(_metrics_table(entry["metrics"], title=name))
+    return 0
+
+
+def _comparison_html(base: str, diffs: dict[str, Any]) -> str:
+    import html
+
+    rows = []
+    for name, found in diffs.items():
+        for metric, entry in found.items():
+            for label, item in _entries(metric, entry):
+                lo, hi = item["difference"]["ci95"]
+                rows.append(
+                    f"<tr><td>{html.escape(name)}</td><td>{html.escape(label)}</td>"
+                    f"<td>{item['baseline']:.4g}</td><td>{item['variant']:.4g}</td>"
+                    f"<td>{item['difference']['value']:+.3g} [{_num(lo)}, {_num(hi)}]</td>"
+                    f"<td>{html.escape(item['verdict'])}</td></tr>"
+                )
+    return (
+        f"<h2>Paired differences from {html.escape(base)} (the same deals)</h2><table><thead><tr>"
+        "<th>variant</th><th>metric</th><th>baseline</th><th>variant</th>"
+        "<th>difference [95% interval]</th><th>verdict</th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+    )
+
+
+def _num(x: float | None) -> str:
+    return "∞" if x is None else f"{x:+.3g}"
+
+
+def _metrics_table(metrics: dict[str, Any], title: str = "Metrics") -> RichTable:
+    table = RichTable("metric", "value", "95% interval", "unit", title=title)
     for name, entry in metrics.items():
         if isinstance(entry, list):
             for seat, item in enumerate(entry):
@@ -131,3 +300,34 @@ def register(sub: Any, formatter: type[argparse.HelpFormatter]) -> None:
     common(p)
     p.add_argument("--out", metavar="RUN.db", help="the run's file (default lab-GAME-SEED.db)")
     p.set_defaults(func=_cmd_run)
+
+    p = lsub.add_parser(
+        "compare",
+        help="rule variants on the same deals: what changed, with what confidence",
+        description="Play the same deals under the default options and under each variant "
+        "(common random numbers) and give each metric's paired difference with its 95% "
+        "interval and a verdict. Example: parlour lab compare beor --players 4 --agents "
+        "heuristic --variant plain:natural_win=false --games 2000 --seed 1",
+        formatter_class=formatter,
+    )
+    common(p)
+    p.add_argument(
+        "--variant", action="append", metavar="NAME:K=V[,K=V]", help="a rule variant (repeat)"
+    )
+    p.add_argument(
+        "--out", metavar="RUN.db", help="the runs' file (default lab-GAME-SEED-compare.db)"
+    )
+    p.set_defaults(func=_cmd_compare)
+
+    p = lsub.add_parser(
+        "report",
+        help="one HTML file of runs: metrics, plots, comparisons",
+        description="Write one self-contained HTML report of run files (plots inline), or print "
+        "their metrics; several runs (or a compare file) are drawn side by side with their "
+        "paired differences.",
+        formatter_class=formatter,
+    )
+    p.add_argument("runs", nargs="+", metavar="RUN.db", help="run files of lab run or lab compare")
+    p.add_argument("--html", metavar="FILE", help="write the report here")
+    p.add_argument("--json", action="store_true", help="print the same numbers as JSON")
+    p.set_defaults(func=_cmd_report)
