@@ -121,3 +121,14 @@ def test_bad_input_is_one_line_and_status_2(tmp_path: Path) -> None:
         done = lab(*args, cwd=tmp_path)
         assert done.returncode == 2, (args, done.stderr)
         assert words in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_the_readme_defines_every_metric_with_its_unit() -> None:
+    from parlour.lab.metrics import METRICS
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for spec in METRICS:
+        line = next((x for x in readme.splitlines() if x.startswith(f"| `{spec.name}`")), None)
+        assert line is not None, f"the README's metrics table lacks {spec.name}"
+        assert spec.unit in readme, spec.unit
+    assert "`seat_balance`" in readme
