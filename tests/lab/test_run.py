@@ -128,3 +128,12 @@ def test_beggar_my_neighbour_runs_on_the_kernel_with_its_options(tmp_path: Path)
     refused = cli("beggar", "--agents", "random", "--games", "3", "--out", "h.db", cwd=tmp_path)
     assert refused.returncode == 2 and "no decisions" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
+    args = ["beor", "--agents", "heuristic", "--games", "2", "--backend", "dask"]
+    done = cli(*args, "--scheduler", "tcp://127.0.0.1:1", "--out", "x.db", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "cannot reach a Dask scheduler at tcp://127.0.0.1:1" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -259,7 +259,13 @@ def _dask(workers: int, scheduler: str | None) -> Iterator[Submit]:
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
         )
     try:
-        with dask.Client(cluster if cluster is not None else scheduler) as client:
+        try:
+            client = dask.Client(cluster if cluster is not None else scheduler, timeout="10s")
+        except (OSError, TimeoutError) as err:
+            raise InvalidOption(
+                f"--scheduler: cannot reach a Dask scheduler at {scheduler} ({err})"
+            ) from None
+        with client:
 
             def submit(text: str, todo: list[list[int]]) -> Iterator[list[tuple[int, str]]]:
                 futures = [client.submit(play_batch, text, b, pure=False) for b in todo]
