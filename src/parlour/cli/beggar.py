@@ -250,7 +250,11 @@ def register(
         "(random), hill climbing by swapping two cards (climb) or random sampling with backward "
         "play from the longest deals (backward, 2 players, no card limit). Shows deals per "
         "second and the best game so far; --out FILE keeps the top games after every step, "
-        "and the same command with that file goes on where it stopped.",
+        "and the same command with that file goes on where it stopped, on either backend. "
+        "--backend dask spreads each step over Dask workers and finds the same games as local "
+        "for the same seed and --deals: random and backward split the step's deals into "
+        "ranges of the seed's stream (backward then plays backward from each long game on a "
+        "worker), climb runs separate climbs on the workers and reads them in order.",
         epilog=options_epilog(beggar),
         formatter_class=formatter,
     )
@@ -259,9 +263,26 @@ def register(
     p.add_argument("--deals", type=pos_int, metavar="D", help="search over D deals")
     p.add_argument("--seed", type=nonneg_int, help="seed of the search (default: fresh)")
     p.add_argument("--top", type=pos_int, metavar="K", help="games to keep (default 10)")
-    p.add_argument("--workers", type=pos_int, help="threads (default: all cores)")
+    p.add_argument(
+        "--workers",
+        type=pos_int,
+        help="threads, or with --backend dask the processes of a local Dask cluster "
+        "(default: all cores)",
+    )
     p.add_argument(
         "--strategy", choices=("random", "climb", "backward"), help="how to search (default random)"
+    )
+    p.add_argument(
+        "--backend",
+        choices=("local", "dask"),
+        default="local",
+        help="local: threads of this process (default); dask: Dask workers, every strategy",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --backend dask: the cluster's scheduler, e.g. tcp://10.0.0.5:8786 "
+        "(default: a local cluster of --workers processes)",
     )
     p.add_argument("--out", metavar="FILE", help="save the search (JSON) and resume from it")
     p.add_argument("--json", action="store_true", help="print the result as JSON")

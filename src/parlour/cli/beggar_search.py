@@ -9,6 +9,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 from types import ModuleType
@@ -29,7 +30,7 @@ from parlour.core.game import JSON
 from parlour.games.beggar import BeggarGame
 
 if TYPE_CHECKING:
-    from parlour.lab.beggar_search import SearchState
+    from parlour.lab.beggar_search import Backend, SearchState
 
 __all__ = ["cmd_beggar_search"]
 
@@ -41,14 +42,56 @@ def cmd_beggar_search(args: argparse.Namespace) -> int:
         raise CommandError("give exactly one budget: --minutes M or --deals D")
     if args.minutes is not None and not args.minutes > 0:
         raise CommandError(f"--minutes must be above 0, got {args.minutes:g}")
+    if args.scheduler is not None and args.backend != "dask":
+        raise CommandError("--scheduler is for --backend dask")
+    if args.scheduler is not None and args.workers is not None:
+        raise CommandError("--workers sizes a local Dask cluster: leave it out with --scheduler")
     state = _search_state(args, search)
+    with ExitStack() as stack:
+        backend = None
+        if args.backend == "dask":
+            from parlour.lab.beggar_search_dask import dask_backend
+
+            backend = stack.enter_context(dask_backend(args.workers, args.scheduler))
+        state, played, seconds = _run(args, search, state, backend)
+    if args.json:
+        report = state.to_json()
+        report["run"] = {
+            "deals": played,
+            "seconds": round(seconds, 3),
+            "deals_per_second": round(played / max(seconds, 1e-9)),
+            "backend": args.backend,
+        }
+        print_json(report, compact=True)
+        return 0
+    console = people_console()
+    console.print(
+        f"{state.strategy} search for {state.players} players (seed {state.seed}){_where(backend)}"
+        f": {played:,} deals in {seconds:.1f}s ({played / max(seconds, 1e-9):,.0f} deals/s), "
+        f"{state.deals:,} in all"
+    )
+    console.print("Longest games found (M9 deals, seat 0 first):")
+    for rank, found in enumerate(state.top, 1):
+        console.print(
+            f"{rank:>3}. {found.cards} cards, {found.tricks} tricks ({found.result}): {found.deal}"
+        )
+    if args.out is not None:
+        console.print(f"Saved to {args.out}; run the same command again to go on.")
+    return 0
+
+
+def _run(
+    args: argparse.Namespace, search: ModuleType, state: SearchState, backend: Backend | None
+) -> tuple[SearchState, int, float]:
+    """Search until the budget is spent, saving after every step: the search, the deals
+    played and the seconds taken."""
     budget = args.deals if args.deals is not None else args.minutes * 60
     unit = "deals" if args.deals is not None else "s"
     step = search.STEP_DEALS[state.strategy]
     start_deals = state.deals
     began = time.monotonic()
     progress = Progress(
-        TextColumn(f"{state.strategy} search, {state.players} players"),
+        TextColumn(f"{state.strategy} search, {state.players} players{_where(backend)}"),
         BarColumn(),
         TextColumn("{task.completed:,.0f}/{task.total:,.0f} " + unit),
         TextColumn("{task.fields[rate]}", style="cyan"),
@@ -79,36 +122,20 @@ def cmd_beggar_search(args: argparse.Namespace) -> int:
             if size <= 0:
                 break
             state = search.search_step(
-                state, size, workers=args.workers, progress=partial(_shifted, show, played)
+                state,
+                size,
+                workers=args.workers,
+                backend=backend,
+                progress=partial(_shifted, show, played),
             )
             show(state.deals - start_deals)
             if args.out is not None:
                 _write_search(args.out, state.to_json())
-    seconds = time.monotonic() - began
-    played = state.deals - start_deals
-    if args.json:
-        report = state.to_json()
-        report["run"] = {
-            "deals": played,
-            "seconds": round(seconds, 3),
-            "deals_per_second": round(played / max(seconds, 1e-9)),
-        }
-        print_json(report, compact=True)
-        return 0
-    console = people_console()
-    console.print(
-        f"{state.strategy} search for {state.players} players (seed {state.seed}): {played:,} "
-        f"deals in {seconds:.1f}s ({played / max(seconds, 1e-9):,.0f} deals/s), "
-        f"{state.deals:,} in all"
-    )
-    console.print("Longest games found (M9 deals, seat 0 first):")
-    for rank, found in enumerate(state.top, 1):
-        console.print(
-            f"{rank:>3}. {found.cards} cards, {found.tricks} tricks ({found.result}): {found.deal}"
-        )
-    if args.out is not None:
-        console.print(f"Saved to {args.out}; run the same command again to go on.")
-    return 0
+    return state, state.deals - start_deals, time.monotonic() - began
+
+
+def _where(backend: Backend | None) -> str:
+    return "" if backend is None else " on Dask"
 
 
 def _shifted(report: Callable[[int], None], base: int, done: int) -> None:

@@ -19,16 +19,20 @@ Three strategies, all on the compiled kernel (:mod:`parlour.games.beggar.fast`):
 A search is a :class:`SearchState`: its settings, how much was played, where the seed's stream
 goes on, and the ``top`` longest games found. :func:`search_step` plays more and returns the next
 state, so a search saved as JSON resumes where it stopped without playing a deal twice. Given
-the same budgets in deals, a search gives the same results with any number of workers. A game
+the same budgets in deals, a search gives the same results with any number of workers, on threads
+or on a Dask cluster (:class:`Backend`): a step is cut into pieces that do not depend on one
+another (ranges of the stream, climbs, backward searches) and merged in a fixed order. A game
 that never ends (M10) ranks above every game that does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from functools import partial
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -38,8 +42,6 @@ from parlour.errors import InvalidOption
 from parlour.games.beggar import BeggarGame
 from parlour.games.beggar.fast import (
     RESULTS,
-    Climbs,
-    DealArray,
     FastResults,
     backward_deals,
     climb,
@@ -55,8 +57,13 @@ __all__ = [
     "PATIENCE",
     "STEP_DEALS",
     "STRATEGIES",
+    "Backend",
     "Found",
     "SearchState",
+    "climbs",
+    "extension",
+    "longest",
+    "merge_longest",
     "new_search",
     "search_step",
 ]
@@ -79,6 +86,7 @@ STEP_DEALS = {"random": 1 << 19, "climb": 1 << 17, "backward": 1 << 19}
 
 _GAME = BeggarGame()
 T = TypeVar("T")
+Progress = Callable[[int], None]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -216,99 +224,149 @@ def _best(found: list[Found] | tuple[Found, ...], k: int) -> tuple[Found, ...]:
     return tuple(sorted(unique.values(), key=lambda f: f.rank_key)[:k])
 
 
+class Backend(Protocol):
+    """Where a step's work runs: threads here (the default) or a Dask cluster
+    (:class:`parlour.lab.beggar_search_dask.DaskBackend`). However it splits the work, it gives
+    :func:`longest`'s games of ``count`` deals from ``next_index`` on, each seed's
+    :func:`extension`, and the :func:`climbs` from ``next_index`` on one at a time, as long as
+    asked (begun about ``deals`` deals ahead; closing it drops the rest)."""
+
+    def longest(
+        self, state: SearchState, count: int, keep: int, progress: Progress | None
+    ) -> list[Found]: ...
+
+    def extensions(self, state: SearchState, seeds: list[Found]) -> list[list[Found]]: ...
+
+    def climbs(
+        self, state: SearchState, deals: int
+    ) -> Generator[tuple[int, Found], None, None]: ...
+
+
 def search_step(
     state: SearchState,
     deals: int,
     *,
     workers: int | None = 1,
-    progress: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
+    backend: Backend | None = None,
 ) -> SearchState:
     """Play about ``deals`` more deals and return the search after them: exactly ``deals`` for
     ``random``; for ``climb``, whole climbs in order until at least ``deals`` were played.
-    ``progress(played)`` is called as work finishes.
+    ``progress(played)`` is called as work finishes. The work runs on ``backend``, or on
+    ``workers`` threads without one; either way the search after the step is the same.
 
     Raises:
         InvalidOption: ``deals`` below 1 or a bad worker count.
     """
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise InvalidOption(f"deals must be a whole number of at least 1, got {deals!r}")
-    workers = resolve_workers(workers)
+    run = _Threads(resolve_workers(workers)) if backend is None else backend
+    if state.strategy == "climb":
+        with closing(run.climbs(state, deals)) as climbed:
+            return _after_climbs(state, deals, climbed, progress)
+    keep = state.top_k if state.strategy == "random" else max(state.top_k, SEEDS_PER_STEP)
+    batch = run.longest(state, deals, keep, progress)
+    after = replace(state, deals=state.deals + deals, next_index=state.next_index + deals)
     if state.strategy == "random":
-        return _random_step(state, deals, workers, progress)
-    if state.strategy == "backward":
-        return _backward_step(state, deals, workers, progress)
-    return _climb_step(state, deals, workers, progress)
-
-
-def _random_batch(
-    state: SearchState, deals: int, workers: int, keep: int, progress: Callable[[int], None] | None
-) -> list[Found]:
-    """The ``keep`` longest of the next ``deals`` deals of the seed's stream."""
-    results = play_random(
-        state.players,
-        deals,
-        state.seed,
-        state.options,
-        start=state.next_index,
-        workers=workers,
-        progress=progress,
-    )
-    score = results.scores
-    keep = min(keep, deals)
-    picked = np.argpartition(-score, keep - 1)[:keep] if keep < deals else np.arange(deals)
-    found = []
-    for i in sorted(picked, key=lambda i: (-score[i], i)):
-        index = state.next_index + int(i)
-        deal = random_deals(state.players, 1, state.seed, start=index).deal(0)
-        found.append(_found(deal, results, int(i)))
-    return found
-
-
-def _random_step(
-    state: SearchState, deals: int, workers: int, progress: Callable[[int], None] | None
-) -> SearchState:
-    found = _random_batch(state, deals, workers, state.top_k, progress)
-    return replace(
-        state,
-        deals=state.deals + deals,
-        next_index=state.next_index + deals,
-        top=_best([*state.top, *found], state.top_k),
-    )
-
-
-def _backward_step(
-    state: SearchState, deals: int, workers: int, progress: Callable[[int], None] | None
-) -> SearchState:
-    batch = _random_batch(state, deals, workers, max(state.top_k, SEEDS_PER_STEP), progress)
+        return replace(after, top=_best([*state.top, *batch], state.top_k))
     done = set(state.extended)
     seeds = [f for f in batch[:SEEDS_PER_STEP] if f.result == "win"]
     seeds += [f for f in state.top if f.result == "win" and f.deal not in done]
     seeds = list({f.deal: f for f in seeds}.values())
-
-    def extend(found: Found) -> np.ndarray:
-        unplayed = backward_deals(
-            found.deal, tricks=EXTEND_TRICKS, budget=UNPLAY_BUDGET, depth=UNPLAY_DEPTH
-        )
-        return unplayed.deals.classes
-
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        extensions = list(pool.map(extend, seeds))
-    rows = np.concatenate([np.zeros((0, 52), dtype=np.int8), *extensions])
-    sizes = np.full((len(rows), 2), 26, dtype=np.int64)
-    candidates = DealArray(rows, sizes)
-    results = play_deals(candidates, state.options, workers=workers)
-    found = [*state.top, *batch]
-    found += [_found(candidates.deal(i), results, i) for i in range(len(candidates))]
-    top = _best(found, state.top_k)
+    extensions = run.extensions(state, seeds)
+    top = _best([*state.top, *batch, *(f for e in extensions for f in e)], state.top_k)
     in_top = {f.deal for f in top}
-    extended = tuple(d for d in (*state.extended, *(f.deal for f in seeds)) if d in in_top)
+    extended = (d for d in (*state.extended, *(f.deal for f in seeds)) if d in in_top)
     return replace(
-        state,
-        deals=state.deals + deals + len(candidates),
-        next_index=state.next_index + deals,
+        after,
+        deals=after.deals + sum(len(e) for e in extensions),
         top=top,
         extended=tuple(dict.fromkeys(extended)),
     )
+
+
+def longest(
+    players: int,
+    seed: int,
+    options: Mapping[str, object],
+    start: int,
+    count: int,
+    keep: int,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> list[tuple[int, int, Found]]:
+    """The ``keep`` longest of deals ``start`` to ``start + count - 1`` of the seed's stream,
+    each as (score, index, game), best first by score and then index: an order that does not
+    depend on the range, so the longest of each piece of a range merge into those of the whole
+    (:func:`merge_longest`)."""
+    results = play_random(
+        players, count, seed, options, start=start, workers=workers, progress=progress
+    )
+    score = results.scores
+    keep = min(keep, count)
+    cut = np.partition(score, count - keep)[count - keep]
+    picked = [*np.flatnonzero(score > cut), *np.flatnonzero(score == cut)][:keep]
+    found = []
+    for i in sorted(picked, key=lambda i: (-score[i], i)):
+        deal = random_deals(players, 1, seed, start=start + int(i)).deal(0)
+        found.append((int(score[i]), start + int(i), _found(deal, results, int(i))))
+    return found
+
+
+def merge_longest(pieces: Iterable[list[tuple[int, int, Found]]], keep: int) -> list[Found]:
+    """The ``keep`` longest games of pieces' :func:`longest`, best first."""
+    merged = sorted((g for piece in pieces for g in piece), key=lambda g: (-g[0], g[1]))
+    return [found for _, _, found in merged[:keep]]
+
+
+def extension(found: Found, options: Mapping[str, object]) -> list[Found]:
+    """The deals backward play finds from ``found``'s game, each played forward."""
+    unplayed = backward_deals(
+        found.deal, tricks=EXTEND_TRICKS, budget=UNPLAY_BUDGET, depth=UNPLAY_DEPTH
+    )
+    results = play_deals(unplayed.deals, options)
+    return [_found(unplayed.deals.deal(i), results, i) for i in range(len(unplayed.deals))]
+
+
+def climbs(
+    players: int, seed: int, options: Mapping[str, object], start: int, count: int
+) -> list[tuple[int, Found]]:
+    """Climbs ``start`` to ``start + count - 1``: each one's deals played and longest game."""
+    climbed = climb(players, seed, start, count, options, max_plays=MAX_CLIMB, patience=PATIENCE)
+    return [
+        (int(climbed.plays[k]), _found(climbed.deals.deal(k), climbed.results, k))
+        for k in range(count)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class _Threads:
+    """The work of a step on threads of this process (the kernel releases the GIL)."""
+
+    workers: int
+
+    def longest(
+        self, state: SearchState, count: int, keep: int, progress: Progress | None
+    ) -> list[Found]:
+        args = (state.players, state.seed, state.options, state.next_index, count, keep)
+        return merge_longest([longest(*args, self.workers, progress)], keep)
+
+    def extensions(self, state: SearchState, seeds: list[Found]) -> list[list[Found]]:
+        with ThreadPoolExecutor(max_workers=self.workers) as pool:
+            return list(pool.map(partial(extension, options=state.options), seeds))
+
+    def climbs(self, state: SearchState, deals: int) -> Generator[tuple[int, Found], None, None]:
+        pool = ThreadPoolExecutor(max_workers=self.workers)
+        args = (state.players, state.seed, state.options)
+        index = state.next_index
+        try:
+            while True:
+                block = [pool.submit(climbs, *args, index + k, 1) for k in range(4 * self.workers)]
+                index += len(block)
+                for future in block:
+                    yield from future.result()
+        finally:
+            pool.shutdown(cancel_futures=True)
 
 
 def _found(deal: str, results: FastResults, i: int) -> Found:
@@ -317,41 +375,22 @@ def _found(deal: str, results: FastResults, i: int) -> Found:
     )
 
 
-def _climb_step(
-    state: SearchState, deals: int, workers: int, progress: Callable[[int], None] | None
+def _after_climbs(
+    state: SearchState, deals: int, climbed: Iterator[tuple[int, Found]], progress: Progress | None
 ) -> SearchState:
-    block = 4 * workers
+    """The search after the climbs from ``next_index`` on, in order, until ``deals`` were
+    played: climbs past the budget are dropped, so that the climbs a budget covers never
+    depend on the number of workers."""
     found = list(state.top)
     played = 0
-    index = state.next_index
-
-    def one_climb(start: int) -> Climbs:
-        return climb(
-            state.players,
-            state.seed,
-            start,
-            1,
-            state.options,
-            max_plays=MAX_CLIMB,
-            patience=PATIENCE,
-        )
-
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        while played < deals:
-            futures = [pool.submit(one_climb, index + k) for k in range(block)]
-            for future in futures:
-                climbed = future.result()
-                played += int(climbed.plays[0])
-                index += 1
-                found.append(_found(climbed.deals.deal(0), climbed.results, 0))
-                if progress is not None:
-                    progress(played)
-                if played >= deals:
-                    # Climbs past the budget are dropped, so that the climbs a budget covers
-                    # never depend on the number of workers.
-                    for rest in futures:
-                        rest.cancel()
-                    break
+    for plays, best in climbed:
+        played += plays
+        found.append(best)
+        if progress is not None:
+            progress(played)
+        if played >= deals:
+            break
+    index = state.next_index + len(found) - len(state.top)
     return replace(
         state, deals=state.deals + played, next_index=index, top=_best(found, state.top_k)
     )
