@@ -25,14 +25,19 @@ from parlour.games import GAMES, find_game
 __all__ = ["register"]
 
 
-def _spec(args: argparse.Namespace, options: dict[str, Any] | None = None) -> Any:
+def _spec(
+    args: argparse.Namespace, options: dict[str, Any] | None = None, seed: int | None = None
+) -> Any:
+    """The run the command line asks for (``options``: instead of ``--options``; ``seed``:
+    instead of ``--seed`` or a fresh one)."""
     from parlour.lab.run import RunSpec
 
     game = find_game(args.game)
     agents = tuple(a.strip() for a in (args.agents or "").split(",") if a.strip())
     if game.info.decisions and not agents:
         raise CommandError("--agents: name at least one agent, e.g. heuristic or heuristic,random")
-    seed = fresh_seed() if args.seed is None else args.seed
+    if seed is None:
+        seed = fresh_seed() if args.seed is None else args.seed
     given = parse_option_pairs(args.options) if options is None else options
     return RunSpec(game.name, args.players, agents, args.games, seed, given).checked()
 
@@ -100,9 +105,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         if name in {n for n, _ in variants}:
             raise CommandError(f"--variant: the name {name!r} is used twice")
         variants.append((name, {**base_options, **options}))
-    specs = [(name, _spec(args, options)) for name, options in variants]
-    seed = specs[0][1].seed
-    specs = [(name, spec.__class__(**{**spec.__dict__, "seed": seed})) for name, spec in specs]
+    seed = fresh_seed() if args.seed is None else args.seed  # one seed: the same deals for all
+    specs = [(name, _spec(args, options, seed)) for name, options in variants]
     out = Path(args.out or f"lab-{specs[0][1].game}-{seed}-compare.db")
     rows = {name: _play(args, spec, out, name, name) for name, spec in specs}
     base = specs[0][1]
