@@ -99,7 +99,9 @@ def test_the_report_of_a_comparison_is_one_html_file(
     compared: tuple[Path, dict[str, Any]],
 ) -> None:
     folder, _ = compared
+    before = (folder / "c.db").read_bytes()
     done = lab("report", "c.db", "--html", "r.html", cwd=folder)
+    assert (folder / "c.db").read_bytes() == before, "a report changed its run file"
     assert done.returncode == 0, done.stderr
     page = (folder / "r.html").read_text(encoding="utf-8")
     assert page.count("<svg") >= 4  # seats, lengths, survival (capped games), side by side
@@ -111,11 +113,13 @@ def test_the_report_of_a_comparison_is_one_html_file(
 
 
 def test_bad_input_is_one_line_and_status_2(tmp_path: Path) -> None:
+    (tmp_path / "README.txt").write_text("not a database\n", encoding="utf-8")
     for args, words in [
         (["compare", "beor", "--agents", "heuristic", "--games", "2"], "--variant"),
         (["compare", "beor", "--agents", "heuristic", "--variant", "x"], "NAME:OPTION"),
         (["compare", "beor", "--agents", "heuristic", "--variant", "a:nope=1"], "nope"),
         (["report", "missing.db"], "no such run file"),
+        (["report", "README.txt"], "is not a run file"),
         (["run", "beor", "--agents", "heuristic", "--scheduler", "tcp://x:1"], "--scheduler"),
     ]:
         done = lab(*args, cwd=tmp_path)

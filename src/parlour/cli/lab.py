@@ -174,9 +174,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     runs: list[Any] = []
     everything: dict[str, Any] = {}
     for path in args.runs:
-        if not Path(path).is_file():
-            raise CommandError(f"{path}: no such run file")
-        with closing(RunStore(path)) as store:
+        with closing(RunStore.reading(path)) as store:
             for variant, spec in store.variants():
                 rows = store.rows(spec.games, variant)
                 if not rows:
@@ -204,15 +202,17 @@ def _cmd_report(args: argparse.Namespace) -> int:
         raise CommandError("a report covers one game and player count; these runs mix them")
     comparison = ""
     if len(runs) > 1:
+        # Paired differences only between runs of the same deals: the same seed and agents.
         _, base_spec, base_rows, _ = runs[0]
         diffs = {
             name: compare(base_spec.game, base_spec.players, base_rows, rows)
-            for name, _, rows, _ in runs[1:]
+            for name, spec, rows, _ in runs[1:]
+            if (spec.seed, spec.agents) == (base_spec.seed, base_spec.agents)
         }
         for name, found in diffs.items():
             everything[name]["differences_from"] = runs[0][0]
             everything[name]["differences"] = found
-        comparison = _comparison_html(runs[0][0], diffs)
+        comparison = _comparison_html(runs[0][0], diffs) if diffs else ""
     title = f"{find_game(runs[0][1].game).title}, {runs[0][1].players} players"
     if args.html:
         try:

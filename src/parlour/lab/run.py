@@ -125,12 +125,36 @@ class RunStore:
         self.path = Path(path)
         self.variant = variant
         self.db = sqlite3.connect(self.path)
-        self.db.execute("PRAGMA journal_mode=WAL")
         try:
+            self.db.execute("PRAGMA journal_mode=WAL")
             self._setup(spec)
+        except sqlite3.DatabaseError:
+            self.db.close()
+            raise InvalidOption(f"{self.path} is not a run file of parlour lab") from None
         except BaseException:
             self.db.close()
             raise
+
+    @classmethod
+    def reading(cls, path: str | Path) -> RunStore:
+        """An existing run file, opened read-only (a report changes nothing).
+
+        Raises:
+            InvalidOption: no such file, or not a run file.
+        """
+        store = cls.__new__(cls)
+        store.path, store.variant = Path(path), ""
+        if not store.path.is_file():
+            raise InvalidOption(f"{path}: no such run file")
+        store.db = sqlite3.connect(f"{store.path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            tables = {n for (n,) in store.db.execute("SELECT name FROM sqlite_master")}
+        except sqlite3.DatabaseError:
+            tables = set()
+        if not {"runs", "games"} <= tables:
+            store.db.close()
+            raise InvalidOption(f"{path} is not a run file of parlour lab")
+        return store
 
     def _setup(self, spec: RunSpec | None) -> None:
         with self.db:
