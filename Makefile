@@ -19,9 +19,12 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP) $@
 
-# The browser lobby and tables; terminal play is `.venv/bin/parlour play`.
+# The browser lobby and tables; terminal play is `.venv/bin/parlour play`. Another port:
+# `make run PORT=8080`; friends on the network: `make run HOST=0.0.0.0`.
+PORT ?= 8000
+HOST ?= 127.0.0.1
 run: $(STAMP)
-	$(BIN)/parlour serve
+	$(BIN)/parlour serve --host $(HOST) --port $(PORT)
 
 # The online rooms' tests run a real PostgreSQL server of their own (tests/server/postgres.py):
 # Debian's package, installed here when missing (through sudo when not root and sudo exists).
