@@ -1,11 +1,18 @@
 """The Game of Death's give dialog: a black face card's drinks split between two players in one
-go (G5: "You may split up the drinks that you give out"), sent as one give per player."""
+go (G5: "You may split up the drinks that you give out"), sent as one give per player; and the
+widest table, ten players, on a 360 px phone."""
 
 from __future__ import annotations
 
 from playwright.sync_api import Browser, Page
 
-from tests.browser.browser import new_context, wait_js
+from tests.browser.browser import (
+    axe_problems,
+    layout_problems,
+    new_context,
+    report,
+    wait_js,
+)
 from tests.server.client import ServerProcess, create_room
 
 BLACK_FACES = {f"{r}{s}" for r in "JQKA" for s in "SC"}
@@ -77,5 +84,32 @@ def test_shares_that_do_not_add_up_are_not_sent(browser: Browser, server: Server
         wait_js(page, "() => document.querySelector('#give-note').innerText !== ''", None, "a note")
         assert "must add up" in note.inner_text()
         assert page.locator("#table").get_attribute("data-v") == v
+    finally:
+        context.close()
+
+
+def test_ten_players_fit_a_360_px_phone_to_the_end(browser: Browser, server: ServerProcess) -> None:
+    """The widest table Parlour has: ten players, with the drinks table, the pile and, at the
+    end, the match table (which scrolls in its own box, never the page)."""
+    body = {"game": "death", "players": 10, "seats": ["person"] + ["heuristic"] * 9}
+    room = create_room(server.url, body)
+    context = new_context(browser, viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(room["seats"][0]["link"])
+        for _ in range(60):
+            page.locator("#table.my-turn, [data-outcome]").first.wait_for()
+            report(layout_problems(page, "10 players at 360 px"), "the layout")
+            if page.locator("[data-outcome]").count():
+                break
+            v = page.locator("#table").get_attribute("data-v")
+            target = page.locator("[data-action]:visible").first
+            target.click()
+            page.locator(f"#table:not([data-v='{v}'])").wait_for()
+        else:
+            raise AssertionError("the game did not end within 60 of Player 1's turns")
+        page.locator("table.match").wait_for()
+        report(layout_problems(page, "the end screen of 10 players at 360 px"), "the layout")
+        report(axe_problems(page), "axe-core on the end screen of 10 players")
     finally:
         context.close()

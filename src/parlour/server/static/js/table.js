@@ -360,7 +360,8 @@ class Table {
     const match = f.match;
     if (!match || !match.deals || match.deals.length < 1) return null;
     const names = f.seats.map((s) => s.name);
-    return h("table.match", {},
+    // A wide table (ten players) scrolls inside its own box, never the page.
+    return h("div.scroll-x", { tabindex: "0", role: "region", "aria-label": t("end.match") }, h("table.match", {},
       h("caption", { text: t("end.match") }),
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("end.deal") }),
         names.map((n) => h("th", { scope: "col", text: n })))),
@@ -369,7 +370,7 @@ class Table {
           names.map((_, s) => h("td", { class: d.winners.includes(s) ? "won" : "",
             text: `${d.scores[s]}${d.winners.includes(s) ? " ★" : ""}` })))),
         h("tr.total", {}, h("th", { scope: "row", text: t("end.total") }),
-          names.map((_, s) => h("td", { text: t("end.total_cell", { wins: match.wins[s], score: match.scores[s] }) })))));
+          names.map((_, s) => h("td", { text: t("end.total_cell", { wins: match.wins[s], score: match.scores[s] }) }))))));
   }
 
   async fetchRecord(deal) {
