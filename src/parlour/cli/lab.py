@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,10 @@ def _spec(
     agents = tuple(a.strip() for a in (args.agents or "").split(",") if a.strip())
     if game.info.decisions and not agents:
         raise CommandError("--agents: name at least one agent, e.g. heuristic or heuristic,random")
+    if not game.info.decisions and agents:
+        # Nothing to decide: every agent plays the same game, so the run is the kernel's deals.
+        sys.stderr.write(f"{game.title} has no decisions: --agents is not needed and not used\n")
+        agents = ()
     if seed is None:
         seed = fresh_seed() if args.seed is None else args.seed
     given = parse_option_pairs(args.options) if options is None else options
