@@ -70,6 +70,13 @@ class Played:
     decisions: tuple[int, ...]
     seconds: tuple[float, ...]
 
+    def record(self, options: Mapping[str, object] | None = None) -> Record:
+        """The game's record (``options``: those the game was played with)."""
+        state = self.state
+        return Record(
+            state.game.name, state.players, self.seed, dict(options or {}), None, self.actions
+        )
+
 
 def play_to_end(
     game_name: str,
@@ -117,7 +124,7 @@ def play_game(
     outcome = played.state.outcome
     assert outcome is not None
     figures = {name: _seat_figure(outcome.details, name, players) for name in _figures(game)}
-    record = Record(game.name, players, played.seed, dict(options or {}), None, played.actions)
+    record = played.record(options)
     return GameResult(
         index,
         played.plan,

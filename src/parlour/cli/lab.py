@@ -170,7 +170,6 @@ def _options_text(options: dict[str, str], base: dict[str, str]) -> str:
 def _cmd_report(args: argparse.Namespace) -> int:
     from contextlib import closing
 
-    from parlour.lab import stats
     from parlour.lab.compare import compare
     from parlour.lab.metrics import aggregate
     from parlour.lab.report import ReportRun, report_html
@@ -190,7 +189,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
                 metrics = aggregate(spec.game, spec.players, [r["figures"] for r in rows])
                 lengths = [float(r["figures"]["length"]) for r in rows]
                 ended = [bool(r["figures"]["ended"]) for r in rows]
-                curve = stats.survival([int(x) for x in lengths], ended)
+                length: Any = metrics["length"]
+                curve = [(float(x), float(y)) for x, y in length.get("survival", [])]
                 runs.append(
                     (
                         name,

@@ -28,7 +28,6 @@ from typing import Any
 from parlour.bots import make_agent
 from parlour.bots.arena import play_to_end
 from parlour.core.game import JSON
-from parlour.core.record import Record
 from parlour.errors import InvalidOption
 from parlour.games import find_game
 
@@ -105,12 +104,11 @@ def play_batch(spec_json: str, indices: Sequence[int]) -> list[tuple[int, str]]:
     rows = []
     for i in indices:
         played = play_to_end(spec.game, spec.players, spec.agents, spec.seed, i, spec.options)
-        record = Record(spec.game, spec.players, played.seed, spec.options, None, played.actions)
         row = {
             "index": i,
             "plan": list(played.plan),
             "figures": game_figures(played.state),
-            "record": record.to_json(),
+            "record": played.record(spec.options).to_json(),
         }
         rows.append((i, json.dumps(row, separators=(",", ":"))))
     return rows

@@ -1,8 +1,8 @@
 // The Game of Death's table: the pile with who threw each card, whose suit was broken, the drinks
 // table, the give dialog that splits a black face card's drinks, the table penalties (G13).
 
-import { cardEl, cardName, pretty } from "./cards.js";
-import { $$, h } from "./dom.js";
+import { cardEl, pretty } from "./cards.js";
+import { $, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { knownCards, roving } from "./table.js";
 
@@ -117,7 +117,7 @@ function giveDialog(ctx, gives) {
   });
   const send = h("button.primary", { type: "button", id: "give-split", text: t("death.give_split") });
   send.addEventListener("click", () => {
-    const plan = targets.map((s) => [s, Number($$(`#split-${s}`)[0].value) || 0]).filter(([, n]) => n > 0);
+    const plan = targets.map((s) => [s, Number($(`#split-${s}`).value) || 0]).filter(([, n]) => n > 0);
     const total = plan.reduce((a, [, n]) => a + n, 0);
     if (total !== owed) {
       ctx.table.el.querySelector("#give-note").textContent = t("death.give_total", { n: owed, got: total });
@@ -183,4 +183,3 @@ export function scoreTable(outcome, table) {
     h("ul", {}, held.map((x) => h("li", { text: x })))) : null;
 }
 
-export { cardName };

@@ -4,8 +4,6 @@ import { $, $$, h, showError } from "./dom.js";
 import { gameRules, has, t } from "./i18n.js";
 import { rulesPanel } from "./rules.js";
 
-const KINDS = ["person", "random", "heuristic", "ismcts", "bot"];
-
 export async function openLobby(root) {
   const response = await fetch("/api/games");
   if (!response.ok) throw new Error(`/api/games ${response.status}`);
@@ -263,4 +261,3 @@ function saveChoices(choice) {
     kinds: choice.kinds, names: choice.names }));
 }
 
-export { KINDS };

@@ -3,7 +3,7 @@
 // every move the seat can make now a button[data-action]; the end screen [data-outcome].
 
 import { $, $$, announce, h, showError } from "./dom.js";
-import { cardEl, isFourColour, pretty, setFourColour } from "./cards.js";
+import { cardEl, isFourColour, setFourColour } from "./cards.js";
 import { has, t } from "./i18n.js";
 import { entryWords } from "./words.js";
 import { rulesPanel } from "./rules.js";
@@ -165,7 +165,7 @@ class Table {
   }
 
   words(entry) {
-    return entryWords(this.frame.seats.length && this.gameName(), entry, this);
+    return entryWords(this.gameName(), entry, this);
   }
 
   gameName() {
@@ -500,4 +500,3 @@ function beep() {
   }
 }
 
-export { pretty, has };
