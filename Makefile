@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest bench bench-server clean postgres chromium
+.PHONY: run test lint typecheck pytest bench bench-server fuzz clean postgres chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,10 @@ bench: $(STAMP)
 bench-server: $(DEV_STAMP)
 	$(BIN)/python benchmarks/bench_server.py
 
+# The long fuzzing run (several minutes): the fuzzing suite of `make test` (tests/fuzz) with many
+# more inputs per property (hypothesis profile "fuzz", registered in tests/fuzz/conftest.py).
+fuzz: $(DEV_STAMP)
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/fuzz -p no:xdist -q --hypothesis-show-statistics
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
