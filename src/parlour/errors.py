@@ -3,7 +3,7 @@ or field, and the position, in one line that can be shown to a person as it is.
 
 Each type has a stable ``code`` that a client (a server's protocol, a script) can tell apart
 without reading the message: ``bad_notation``, ``illegal``, ``not_your_turn``, ``game_over``,
-``bad_record``, ``bad_option``.
+``bad_record``, ``bad_option``, ``bad_input``, ``file_error``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from typing import ClassVar
 
 __all__ = [
     "ERROR_CODES",
+    "FileError",
     "GameOver",
     "IllegalAction",
+    "InvalidInput",
     "InvalidNotation",
     "InvalidOption",
     "InvalidRecord",
@@ -65,8 +67,32 @@ class InvalidOption(ParlourError):
     code: ClassVar[str] = "bad_option"
 
 
+class InvalidInput(ParlourError):
+    """A value from outside (a number, a duration, a file name, JSON text, an argument of the
+    library's API) that is not of its kind or outside its bounds: the message names the field
+    (see :mod:`parlour.core.inputs`)."""
+
+    code: ClassVar[str] = "bad_input"
+
+
+class FileError(ParlourError):
+    """A file that cannot be read or written (missing, a folder, no permission, disk full): the
+    message names the file and the reason."""
+
+    code: ClassVar[str] = "file_error"
+
+
 ERROR_CODES: tuple[str, ...] = tuple(
     e.code
-    for e in (InvalidNotation, IllegalAction, NotYourTurn, GameOver, InvalidRecord, InvalidOption)
+    for e in (
+        InvalidNotation,
+        IllegalAction,
+        NotYourTurn,
+        GameOver,
+        InvalidRecord,
+        InvalidOption,
+        InvalidInput,
+        FileError,
+    )
 )
 """Every stable error code, as a protocol may list them."""
