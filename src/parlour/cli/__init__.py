@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from parlour.cli import beggar, general, lab, play, serve, verify
-from parlour.cli.common import CommandError, Parser
+from parlour.cli.common import CommandError, Parser, one_line, write_crash_report
 from parlour.errors import ParlourError
 from parlour.games import GAMES
 
@@ -50,9 +50,14 @@ _DEAL_CHARS = frozenset("AKQJakqj-/ ")
 
 def _protect_deals(argv: Sequence[str]) -> list[str]:
     """Rank-only deals often start with ``-`` (``--Q-K.../...``), which argparse would take for
-    an option: pass each such word as ``--deal=WORD`` (after ``--deal`` too)."""
+    an option: pass each such word as ``--deal=WORD`` (after ``--deal`` too). Words after ``--``
+    are the user's own and pass as they are (``replay -- -x/y.json`` reads the file
+    ``-x/y.json``)."""
     out: list[str] = []
-    for word in argv:
+    for k, word in enumerate(argv):
+        if word == "--":
+            out.extend(argv[k:])
+            break
         if word.startswith("-") and (
             ("/" in word and "=" not in word) or (len(word) > 2 and set(word) <= _DEAL_CHARS)
         ):
@@ -64,18 +69,27 @@ def _protect_deals(argv: Sequence[str]) -> list[str]:
     return out
 
 
+EX_SOFTWARE = 70
+"""The exit status of an internal error (a bug in Parlour, not the user's input): sysexits.h."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``parlour`` command; returns the exit status."""
-    parser = _build_parser()
-    args = parser.parse_args(_protect_deals(sys.argv[1:] if argv is None else argv))
-    func: Callable[[argparse.Namespace], int] = args.func
-    # A command group (``parlour beggar``) keeps its subcommand in ``subcommand``.
-    prog = " ".join(["parlour", args.command, *filter(None, [getattr(args, "subcommand", None)])])
+    """Run the ``parlour`` command; returns the exit status: 0, 2 for bad input (one line on
+    standard error naming the problem), 130 when interrupted, 70 for an internal error (one
+    line saying so and naming the file that holds the full report; never a traceback)."""
+    prog = "parlour"
     try:
+        parser = _build_parser()
+        args = parser.parse_args(_protect_deals(sys.argv[1:] if argv is None else argv))
+        func: Callable[[argparse.Namespace], int] = args.func
+        # A command group (``parlour beggar``) keeps its subcommand in ``subcommand``.
+        prog = " ".join(
+            ["parlour", args.command, *filter(None, [getattr(args, "subcommand", None)])]
+        )
         return func(args)
     except (ParlourError, CommandError) as err:
         # One line whatever the input quoted in the message (a file name may hold a newline).
-        sys.stderr.write(f"{prog}: error: {' '.join(str(err).splitlines())}\n")
+        sys.stderr.write(f"{prog}: error: {one_line(str(err))}\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write(f"{prog}: interrupted\n")
@@ -85,3 +99,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except SystemExit:
+        raise  # argparse's own one-line errors (exit status 2) and --help (0)
+    except Exception as err:
+        return _internal_error(prog, err, argv)
+
+
+def _internal_error(prog: str, err: BaseException, argv: Sequence[str] | None) -> int:
+    """One line saying a bug stopped the command and where the full report was written."""
+    where = write_crash_report(err, ["parlour", *(sys.argv[1:] if argv is None else argv)])
+    said = f"the full report is in {where}" if where else "no report could be written"
+    sys.stderr.write(
+        f"{prog}: internal error (a bug in Parlour, not your input): {type(err).__name__}; {said}\n"
+    )
+    return EX_SOFTWARE

@@ -13,12 +13,16 @@ from parlour.cli.beggar_search import cmd_beggar_search
 from parlour.cli.common import (
     CommandError,
     Parser,
+    StoreOnce,
     add_beggar_options,
     fresh_seed,
+    minutes_arg,
     nonneg_int,
     options_epilog,
     options_of,
+    path_arg,
     people_console,
+    players_arg,
     pos_int,
     print_json,
     progress_bar,
@@ -212,11 +216,15 @@ def register(
         formatter_class=formatter,
     )
     p.add_argument("deal", nargs="?", metavar="DEAL", help="a deal in M9 notation")
-    p.add_argument("--deal", dest="deal_option", metavar="DEAL", help="the same as DEAL")
+    p.add_argument(
+        "--deal", dest="deal_option", action=StoreOnce, metavar="DEAL", help="the same as DEAL"
+    )
     p.add_argument("--random", action="store_true", help="play a random deal and print it")
-    p.add_argument("--players", type=int, help="players for --random (default 2)")
+    p.add_argument("--players", type=players_arg, help="players for --random (default 2)")
     p.add_argument("--seed", type=nonneg_int, help="seed for --random (default: fresh)")
-    p.add_argument("--deals", metavar="FILE", help="one deal per line ('-' reads stdin)")
+    p.add_argument(
+        "--deals", type=path_arg, metavar="FILE", help="one deal per line ('-' reads stdin)"
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_beggar_options(p)
     p.set_defaults(func=_cmd_beggar_play)
@@ -227,7 +235,7 @@ def register(
         epilog=options_epilog(beggar),
         formatter_class=formatter,
     )
-    p.add_argument("--players", type=int, default=2, help="2 to 4 (default 2)")
+    p.add_argument("--players", type=players_arg, default=2, help="2 to 4 (default 2)")
     p.add_argument("--games", type=pos_int, default=1000, help="deals to play (default 1000)")
     p.add_argument("--seed", type=nonneg_int, help="seed of the batch (default: fresh)")
     p.add_argument(
@@ -238,7 +246,9 @@ def register(
         "seed per game",
     )
     p.add_argument("--workers", type=pos_int, help="fast engine threads (default: all cores)")
-    p.add_argument("--plot", metavar="FILE", help="save a histogram of game lengths (PNG)")
+    p.add_argument(
+        "--plot", type=path_arg, metavar="FILE", help="save a histogram of game lengths (PNG)"
+    )
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     add_beggar_options(p)
     p.set_defaults(func=_cmd_beggar_stats)
@@ -258,8 +268,8 @@ def register(
         epilog=options_epilog(beggar),
         formatter_class=formatter,
     )
-    p.add_argument("--players", type=int, help="2 to 4 (default 2)")
-    p.add_argument("--minutes", type=float, metavar="M", help="search for M minutes")
+    p.add_argument("--players", type=players_arg, help="2 to 4 (default 2)")
+    p.add_argument("--minutes", type=minutes_arg, metavar="M", help="search for M minutes")
     p.add_argument("--deals", type=pos_int, metavar="D", help="search over D deals")
     p.add_argument("--seed", type=nonneg_int, help="seed of the search (default: fresh)")
     p.add_argument("--top", type=pos_int, metavar="K", help="games to keep (default 10)")
@@ -284,7 +294,9 @@ def register(
         help="with --backend dask: the cluster's scheduler, e.g. tcp://10.0.0.5:8786 "
         "(default: a local cluster of --workers processes)",
     )
-    p.add_argument("--out", metavar="FILE", help="save the search (JSON) and resume from it")
+    p.add_argument(
+        "--out", type=path_arg, metavar="FILE", help="save the search (JSON) and resume from it"
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_beggar_options(p)
     p.set_defaults(func=cmd_beggar_search)

@@ -7,8 +7,8 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
-from typing import NoReturn
+from collections.abc import Callable, Sequence
+from typing import NoReturn, TypeVar
 
 from rich.console import Console
 from rich.progress import (
@@ -22,9 +22,14 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from parlour.core.files import MAX_READ_BYTES, read_text_limited, shown_name
 from parlour.core.game import JSON, Game
+from parlour.core.inputs import parse_duration, parse_int, parse_json, parse_path, quote
 from parlour.core.options import parse_option_pairs
 from parlour.core.rng import MAX_SEED
+from parlour.errors import ParlourError
+
+T = TypeVar("T")
 
 
 class Parser(argparse.ArgumentParser):
@@ -37,6 +42,44 @@ class Parser(argparse.ArgumentParser):
 
 class CommandError(Exception):
     """A command-line problem found after parsing (a file that cannot be read, ...)."""
+
+
+def one_line(text: str, limit: int = 400) -> str:
+    """``text`` as one line for standard error: line breaks and other control characters
+    become spaces (a file name may hold a newline), at most ``limit`` characters."""
+    flat = "".join(c if c.isprintable() else " " for c in " ".join(text.splitlines()))
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def write_crash_report(err: BaseException, argv: Sequence[str]) -> str | None:
+    """Write the full report of an internal error (the command line, versions, the traceback)
+    to a new file in the system's temporary folder; returns its name, or None when no file
+    could be written."""
+    import platform
+    import tempfile
+    import time
+    import traceback
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        ours = version("parlour")
+    except PackageNotFoundError:
+        ours = "(not installed)"
+    lines = [
+        "Parlour internal error report",
+        f"time: {time.strftime('%Y-%m-%d %H:%M:%S %z')}",
+        f"parlour {ours}, Python {platform.python_version()} on {platform.platform()}",
+        f"command line: {[quote(a, 200) for a in argv]}",
+        "",
+        *traceback.format_exception(err),
+    ]
+    try:
+        fd, name = tempfile.mkstemp(prefix="parlour-internal-error-", suffix=".txt")
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as out:
+            out.write("\n".join(lines))
+    except OSError:
+        return None
+    return name
 
 
 def print_json(obj: JSON, *, compact: bool = False) -> None:
@@ -69,13 +112,22 @@ def fresh_seed() -> int:
 
 
 def read_text(path: str) -> str:
+    """The text of the file a person named (``-`` reads standard input), at most
+    ``MAX_READ_BYTES``; a one-line error naming the file otherwise."""
     if path == "-":
-        return sys.stdin.read()
+        data = sys.stdin.buffer.read(MAX_READ_BYTES + 1) if hasattr(sys.stdin, "buffer") else None
+        if data is None:
+            return sys.stdin.read(MAX_READ_BYTES + 1)
+        if len(data) > MAX_READ_BYTES:
+            raise CommandError(f"standard input is larger than {MAX_READ_BYTES} bytes")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise CommandError(f"standard input is not UTF-8 text (byte {err.start})") from None
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise CommandError(f"cannot read {path}: {reason}") from None
+        return read_text_limited(path)
+    except ParlourError as err:
+        raise CommandError(str(err)) from None
 
 
 class _RateColumn(ProgressColumn):
@@ -102,7 +154,7 @@ def progress_bar(label: str) -> Progress:
 
 def options_of(args: argparse.Namespace) -> dict[str, str]:
     """Game options from ``--options K=V ...`` and the dedicated flags (which win)."""
-    given = parse_option_pairs(args.options)
+    given = parse_option_pairs(getattr(args, "options", None))
     for name in ("unpaid_penalty", "card_limit"):
         value = getattr(args, name, None)
         if value is not None:
@@ -125,26 +177,111 @@ def options_epilog(game: Game, *, rulings: bool = True) -> str:
 
 
 def read_json(path: str) -> object:
-    """A JSON file's content, or a one-line error naming the file and where it breaks."""
+    """A JSON file's content, or a one-line error naming the file and where it breaks (also for
+    nesting too deep, numbers too long, NaN and Infinity: :func:`parse_json`)."""
     text = read_text(path)
+    shown = "standard input" if path == "-" else shown_name(path)
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise CommandError(
-            f"{path} is not JSON: {err.msg} at line {err.lineno} column {err.colno}"
-        ) from None
+        return parse_json(text, field=shown)
+    except ParlourError as err:
+        raise CommandError(str(err)) from None
+
+
+def _as_arg(call: Callable[[], T]) -> T:
+    """``call()``, with a ParlourError turned into argparse's own error (one line, exit 2)."""
+    try:
+        return call()
+    except ParlourError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def nonneg_int(text: str) -> int:
-    if not text.strip().isdigit() or int(text) > MAX_SEED:
-        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {MAX_SEED}: {text!r}")
-    return int(text)
+    """A seed or a count from 0 (ASCII digits only, at most ``MAX_SEED``)."""
+    return _as_arg(lambda: parse_int(text, field="the value", minimum=0, maximum=MAX_SEED))
 
 
 def pos_int(text: str) -> int:
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1: {text!r}")
-    return int(text)
+    """A count from 1 (ASCII digits only, at most ``MAX_SEED``)."""
+    return _as_arg(lambda: parse_int(text, field="the value", minimum=1, maximum=MAX_SEED))
+
+
+def int_range(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` in ASCII digits."""
+
+    def parse(text: str) -> int:
+        return _as_arg(lambda: parse_int(text, field="the value", minimum=low, maximum=high))
+
+    parse.__name__ = f"int_{low}_to_{high}"
+    return parse
+
+
+MAX_PLAYERS_ARG = 64
+"""The most players a command line may name; each game then checks its own range."""
+
+
+def players_arg(text: str) -> int:
+    """``--players N``: a whole number of at least 1 (``0`` is refused, never read as "the
+    default"); the game says whether it can seat that many."""
+    return _as_arg(
+        lambda: parse_int(
+            text, field="the number of players", minimum=1, maximum=MAX_PLAYERS_ARG, max_digits=4
+        )
+    )
+
+
+def seconds_arg(text: str) -> float:
+    """A delay in seconds, 0 or more and finite (``inf``, ``nan`` and ``-1`` are refused)."""
+    return _as_arg(
+        lambda: parse_duration(text, field="the delay", allow_zero=True, maximum=86_400.0)
+    )
+
+
+def minutes_arg(text: str) -> float:
+    """A duration in minutes, more than 0 and at most a year (``inf`` and ``nan`` refused)."""
+    return _as_arg(
+        lambda: parse_duration(text, field="the duration", unit="minutes", maximum=366 * 24 * 60.0)
+    )
+
+
+def path_arg(text: str) -> str:
+    """A file name: never empty, never holding a NUL; ``~`` expanded; ``-`` kept as it is (the
+    commands read it as standard input where they say so)."""
+    if text == "-":
+        return text
+    return str(_as_arg(lambda: parse_path(text)))
+
+
+def seat_flag(text: str) -> str:
+    """``--seat N=WHO``: the player N counted from 1 in ASCII digits (``²=random`` refused) and
+    who sits there; returned as ``N=WHO`` with N in plain digits. Whether WHO is a bot or a
+    person, and N a seat of the game, is for the table to say."""
+    number, sep, who = text.partition("=")
+    if not sep or not who.strip() or len(who) > 100 or not who.isprintable():
+        raise argparse.ArgumentTypeError(
+            f"write PLAYER=WHO, e.g. 2=ismcts or 3=person (players count from 1), got {quote(text)}"
+        )
+    n = _as_arg(
+        lambda: parse_int(
+            number, field="the player", minimum=1, maximum=MAX_PLAYERS_ARG, max_digits=4
+        )
+    )
+    return f"{n}={who.strip()}"
+
+
+class StoreOnce(argparse.Action):
+    """An option that may be given once: a second ``--deal`` is an error, never a silent
+    replacement of the first."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        if getattr(namespace, self.dest, None) not in (None, self.default):
+            raise argparse.ArgumentError(self, "give it once; it was given twice")
+        setattr(namespace, self.dest, values)
 
 
 def add_beggar_options(p: argparse.ArgumentParser, *, which: str = "") -> None:

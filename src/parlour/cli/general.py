@@ -16,15 +16,20 @@ from parlour.cli.common import (
     Parser,
     fresh_seed,
     nonneg_int,
+    path_arg,
     people_console,
+    players_arg,
     pos_int,
     print_json,
     progress_bar,
     read_json,
 )
+from parlour.core.files import shown_name, write_text_atomic
 from parlour.core.game import JSON
+from parlour.core.inputs import parse_int, quote
 from parlour.core.options import parse_option_pairs
 from parlour.core.schema import schema, schema_name, schema_names
+from parlour.errors import ParlourError
 from parlour.games import GAMES, find_game, replay_json
 
 # -- parlour games ----------------------------------------------------------------------------
@@ -98,12 +103,13 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _seat_arg(text: str, players: int) -> int | None:
     if text.strip().lower() == "spectator":
         return None
-    if not text.strip().isdigit() or not 0 <= int(text) < players:
+    try:
+        return parse_int(text, field="--view", minimum=0, maximum=players - 1, max_digits=4)
+    except ParlourError:
         raise CommandError(
             f"--view: a seat is 0 to {players - 1} (seat 0 is Player 1) or 'spectator', "
-            f"got {text!r}"
-        )
-    return int(text)
+            f"got {quote(text)}"
+        ) from None
 
 
 # -- parlour arena ----------------------------------------------------------------------------
@@ -172,20 +178,17 @@ def _save_arena(folder: str, report: object, figures: dict[str, JSON]) -> None:
     path = Path(folder)
     try:
         path.mkdir(parents=True, exist_ok=True)
-        for result in report.results:
-            (path / f"game-{result.index:05d}.json").write_text(
-                json.dumps(result.record) + "\n", encoding="utf-8"
-            )
-        index = {
-            **figures,
-            "seating": [
-                {"game": r.index, "seats": [report.specs[a] for a in r.plan]}
-                for r in report.results
-            ],
-        }
-        (path / "arena.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
     except OSError as err:
-        raise CommandError(f"cannot write {folder}: {err.strerror}") from None
+        raise CommandError(f"cannot write {shown_name(folder)}: {err.strerror}") from None
+    for result in report.results:
+        write_text_atomic(path / f"game-{result.index:05d}.json", json.dumps(result.record) + "\n")
+    index = {
+        **figures,
+        "seating": [
+            {"game": r.index, "seats": [report.specs[a] for a in r.plan]} for r in report.results
+        ],
+    }
+    write_text_atomic(path / "arena.json", json.dumps(index, indent=1) + "\n")
 
 
 # -- parlour schema ---------------------------------------------------------------------------
@@ -220,7 +223,9 @@ def register(
     p.set_defaults(func=_cmd_games)
 
     p = sub.add_parser("replay", help="replay a game record and print the position")
-    p.add_argument("record", metavar="RECORD.json", help="a record file ('-' reads stdin)")
+    p.add_argument(
+        "record", type=path_arg, metavar="RECORD.json", help="a record file ('-' reads stdin)"
+    )
     p.add_argument("--view", metavar="SEAT", help="print seat SEAT's view (0 is Player 1)")
     p.add_argument("--json", action="store_true", help="print compact JSON on one line")
     p.set_defaults(func=_cmd_replay)
@@ -253,12 +258,16 @@ def register(
     )
     deciders = [g.name for g in GAMES.values() if g.info.decisions]
     p.add_argument("game", metavar="GAME", help=" or ".join(deciders) + " (or an alias)")
-    p.add_argument("--players", type=int, default=2, help="players at the table (default 2)")
+    p.add_argument(
+        "--players", type=players_arg, default=2, help="players at the table (default 2)"
+    )
     p.add_argument("--agents", required=True, help="comma-separated agents, e.g. heuristic,random")
     p.add_argument("--games", type=pos_int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=nonneg_int, help="seed of the run (default: fresh)")
     p.add_argument("--workers", type=pos_int, help="processes (default: all cores)")
     p.add_argument("--options", nargs="+", metavar="NAME=VALUE", help="game options")
-    p.add_argument("--save", metavar="DIR", help="save every game's record and arena.json")
+    p.add_argument(
+        "--save", type=path_arg, metavar="DIR", help="save every game's record and arena.json"
+    )
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(func=_cmd_arena)

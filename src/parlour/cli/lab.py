@@ -15,7 +15,9 @@ from parlour.cli.common import (
     Parser,
     fresh_seed,
     nonneg_int,
+    path_arg,
     people_console,
+    players_arg,
     pos_int,
     print_json,
     progress_bar,
@@ -295,7 +297,9 @@ def register(sub: Any, formatter: type[argparse.HelpFormatter]) -> None:
 
     def common(p: Parser) -> None:
         p.add_argument("game", metavar="GAME", help=" or ".join(GAMES) + " (or an alias)")
-        p.add_argument("--players", type=int, default=2, help="players at the table (default 2)")
+        p.add_argument(
+            "--players", type=players_arg, default=2, help="players at the table (default 2)"
+        )
         p.add_argument("--agents", help="comma-separated agents, seats rotating over them")
         p.add_argument("--games", type=pos_int, default=200, help="games to play (default 200)")
         p.add_argument("--seed", type=nonneg_int, help="seed of the run (default: fresh)")
@@ -307,7 +311,9 @@ def register(sub: Any, formatter: type[argparse.HelpFormatter]) -> None:
 
     p = lsub.add_parser("run", help="play a run and print its metrics", formatter_class=formatter)
     common(p)
-    p.add_argument("--out", metavar="RUN.db", help="the run's file (default lab-GAME-SEED.db)")
+    p.add_argument(
+        "--out", type=path_arg, metavar="RUN.db", help="the run's file (default lab-GAME-SEED.db)"
+    )
     p.set_defaults(func=_cmd_run)
 
     p = lsub.add_parser(
@@ -324,7 +330,10 @@ def register(sub: Any, formatter: type[argparse.HelpFormatter]) -> None:
         "--variant", action="append", metavar="NAME:K=V[,K=V]", help="a rule variant (repeat)"
     )
     p.add_argument(
-        "--out", metavar="RUN.db", help="the runs' file (default lab-GAME-SEED-compare.db)"
+        "--out",
+        type=path_arg,
+        metavar="RUN.db",
+        help="the runs' file (default lab-GAME-SEED-compare.db)",
     )
     p.set_defaults(func=_cmd_compare)
 
@@ -336,7 +345,13 @@ def register(sub: Any, formatter: type[argparse.HelpFormatter]) -> None:
         "paired differences.",
         formatter_class=formatter,
     )
-    p.add_argument("runs", nargs="+", metavar="RUN.db", help="run files of lab run or lab compare")
-    p.add_argument("--html", metavar="FILE", help="write the report here")
+    p.add_argument(
+        "runs",
+        nargs="+",
+        type=path_arg,
+        metavar="RUN.db",
+        help="run files of lab run or lab compare",
+    )
+    p.add_argument("--html", type=path_arg, metavar="FILE", help="write the report here")
     p.add_argument("--json", action="store_true", help="print the same numbers as JSON")
     p.set_defaults(func=_cmd_report)

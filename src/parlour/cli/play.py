@@ -237,6 +237,8 @@ def register(
     formatter: type[argparse.HelpFormatter],
 ) -> None:
     """Add the ``play`` command's parser."""
+    from parlour.cli import common  # the argument types and checks (parlour.core.inputs)
+
     titles = [g.title for g in menu_games()]
     p = sub.add_parser(
         "play",
@@ -257,23 +259,28 @@ def register(
     p.add_argument(
         "game", nargs="?", metavar="GAME", help=f"{', '.join(names[:-1])} or {names[-1]}"
     )
-    p.add_argument("--players", type=int, help=f"players at the table (default: {defaults})")
+    p.add_argument(
+        "--players", type=common.players_arg, help=f"players at the table (default: {defaults})"
+    )
     p.add_argument(
         "--seat",
         action="append",
+        type=common.seat_flag,
         metavar="N=WHO",
         help="who sits at Player N: person, ismcts, ismcts:500, ismcts:1s, heuristic or random "
         f"({_games_with(lambda g: not g.info.decisions)}: person or bot); repeat for more seats",
     )
     p.add_argument("--seed", type=nonneg_int, help="seed of the deal and bots (default: fresh)")
-    p.add_argument("--save", metavar="FILE", help="save the game record after every move")
-    p.add_argument("--resume", metavar="FILE", help="go on with a saved game")
+    p.add_argument(
+        "--save", type=common.path_arg, metavar="FILE", help="save the game record after every move"
+    )
+    p.add_argument("--resume", type=common.path_arg, metavar="FILE", help="go on with a saved game")
     p.add_argument("--watch", action="store_true", help="bots only: watch a whole game")
-    p.add_argument("--delay", type=float, help="seconds between moves when watching")
+    p.add_argument("--delay", type=common.seconds_arg, help="seconds between moves when watching")
     deals = "; ".join(
         f"{g.name}: {g.presenter.deal_usage}" for g in GAMES.values() if g.presenter.deal_usage
     )
-    p.add_argument("--deal", help=f"{deals}, instead of a random one")
+    p.add_argument("--deal", action=common.StoreOnce, help=f"{deals}, instead of a random one")
     p.add_argument(
         "--fast",
         action="store_true",

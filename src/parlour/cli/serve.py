@@ -7,37 +7,24 @@ import asyncio
 import contextlib
 import gc
 import json
-import math
 import os
 import socket
 import sys
 import textwrap
 from collections.abc import Callable
 
-from parlour.cli.common import CommandError, Parser
+from parlour.cli.common import CommandError, Parser, int_range, seconds_arg
 
 __all__ = ["register"]
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 <= value <= 86_400:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 to 86400: {text!r}")
-    return value
+    """Seconds from 0 to a day, finite, in decimal notation (``inf``, ``nan`` refused)."""
+    return seconds_arg(text)
 
 
 def _count(low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        if not text.isascii() or not text.strip().isdigit() or not low <= int(text) <= high:
-            raise argparse.ArgumentTypeError(
-                f"must be a whole number from {low} to {high}: {text!r}"
-            )
-        return int(text)
-
-    return parse
+    return int_range(low, high)
 
 
 def _bind(host: str, port: int) -> socket.socket:

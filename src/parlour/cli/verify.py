@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import textwrap
 
-from parlour.cli.common import Parser, print_json, read_json
+from parlour.cli.common import Parser, path_arg, print_json, read_json
 from parlour.core.fairness import verify
 from parlour.core.record import Record
 from parlour.core.state import seat_name
@@ -61,6 +61,11 @@ def register(
         epilog="example: parlour verify game.json",
         formatter_class=formatter,
     )
-    p.add_argument("record", metavar="RECORD", help="a record file with a commitment (- for stdin)")
+    p.add_argument(
+        "record",
+        type=path_arg,
+        metavar="RECORD",
+        help="a record file with a commitment (- for stdin)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=_cmd_verify)

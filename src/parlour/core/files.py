@@ -15,13 +15,26 @@ import stat
 import tempfile
 from pathlib import Path
 
-from parlour.core.inputs import parse_path, quote
+from parlour.core.inputs import parse_path
 from parlour.errors import FileError
 
-__all__ = ["MAX_READ_BYTES", "read_text_limited", "resolve_target", "write_text_atomic"]
+__all__ = [
+    "MAX_READ_BYTES",
+    "read_text_limited",
+    "resolve_target",
+    "shown_name",
+    "write_text_atomic",
+]
 
 MAX_READ_BYTES = 64 * 1024 * 1024
 """The largest file :func:`read_text_limited` reads by default."""
+
+
+def shown_name(path: str | os.PathLike[str], limit: int = 300) -> str:
+    """A file name as a one-line message shows it: control characters (a newline in a name)
+    become spaces, and a very long name is cut with ``...``."""
+    text = "".join(c if c.isprintable() else " " for c in os.fspath(path))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _reason(err: OSError) -> str:
@@ -41,9 +54,9 @@ def resolve_target(path: str | os.PathLike[str]) -> Path:
     try:
         real = Path(os.path.realpath(target, strict=False))
     except (OSError, RuntimeError) as err:  # a loop of symlinks
-        raise FileError(f"cannot write {quote(str(target))}: {err}") from None
+        raise FileError(f"cannot write {shown_name(target)}: {err}") from None
     if real.is_dir():
-        raise FileError(f"cannot write {quote(str(target))}: it is a folder; name a file in it")
+        raise FileError(f"cannot write {shown_name(target)}: it is a folder; name a file in it")
     return real
 
 
@@ -69,7 +82,7 @@ def write_text_atomic(
             permission, disk full, or, with ``overwrite=False``, a file already there).
     """
     target = resolve_target(path)
-    shown = quote(str(path))
+    shown = shown_name(path)
     folder = target.parent
     if not overwrite and os.path.lexists(target):
         raise FileError(f"cannot write {shown}: a file of that name is already there")
@@ -151,7 +164,7 @@ def read_text_limited(
             too large, not UTF-8).
     """
     source = parse_path(path)
-    shown = quote(str(path))
+    shown = shown_name(path)
     try:
         if source.is_dir():
             raise FileError(f"cannot read {shown}: it is a folder")

@@ -9,11 +9,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from parlour.core.inputs import check_int, parse_int, parse_option_pair, quote
 from parlour.errors import InvalidOption
 
 __all__ = ["OptionSpec", "OptionValue", "parse_option_pairs", "validate_options"]
 
 OptionValue = str | int | bool | tuple[int, ...] | None
+
+MAX_PLAYERS_LISTED = 64
+"""The most player numbers a ``players`` option may list."""
+
+MAX_OPTION_INT = 2**31 - 1
+"""The largest whole-number option value unless an option says less (the kernel counts in
+32-bit integers; a larger cap would never be reached)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +39,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     nullable: bool = False
+    maximum: int = MAX_OPTION_INT
     ruling: str = ""
 
     def describe(self) -> str:
@@ -60,7 +69,9 @@ class OptionSpec:
         if self.kind == "choice":
             if text is not None and text in self.choices:
                 return text
-            raise InvalidOption(f"{where} must be one of {', '.join(self.choices)}, got {value!r}")
+            raise InvalidOption(
+                f"{where} must be one of {', '.join(self.choices)}, got {quote(value)}"
+            )
         if self.kind == "players":
             return self._players(where, value)
         if self.kind == "bool":
@@ -70,16 +81,19 @@ class OptionSpec:
                 return True
             if text in ("false", "no", "off", "0"):
                 return False
-            raise InvalidOption(f"{where} must be true or false, got {value!r}")
-        number: int | None = None
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        elif text is not None and text.lstrip("-").isdigit():
-            number = int(text)
-        if number is None or (self.minimum is not None and number < self.minimum):
-            floor = f" of at least {self.minimum}" if self.minimum is not None else ""
-            extra = " or none" if self.nullable else ""
-            raise InvalidOption(f"{where} must be a whole number{floor}{extra}, got {value!r}")
+            raise InvalidOption(f"{where} must be true or false, got {quote(value)}")
+        if self.kind != "int":
+            raise InvalidOption(f"{where} has an unknown kind {self.kind!r}")
+        extra = " or none" if self.nullable else ""
+        try:
+            if isinstance(value, str):
+                number = parse_int(value, field=where, minimum=self.minimum, error=InvalidOption)
+            else:
+                number = check_int(value, field=where, minimum=self.minimum, error=InvalidOption)
+        except InvalidOption as err:
+            raise InvalidOption(f"{err}{extra}") from None
+        if number > self.maximum:
+            raise InvalidOption(f"{where} must be at most {self.maximum}{extra}, got {number}")
         return number
 
     def _players(self, where: str, value: object) -> tuple[int, ...]:
@@ -90,14 +104,31 @@ class OptionSpec:
             items = list(value)
         else:
             items = [value]
+        if len(items) > MAX_PLAYERS_LISTED:
+            raise InvalidOption(f"{where} lists more than {MAX_PLAYERS_LISTED} players")
         numbers: list[int] = []
         for item in items:
-            text = str(item).strip().lower().removeprefix("p")
-            if isinstance(item, bool) or not text.isdigit() or int(text) < 1:
-                raise InvalidOption(
-                    f"{where} lists players by number from 1, like 1,3; got {value!r}"
+            if isinstance(item, int) and not isinstance(item, bool):
+                text = str(item) if item.bit_length() < 64 else "x"
+            elif isinstance(item, str):
+                text = item.strip().lower().removeprefix("p")
+            else:
+                text = "x"
+            try:
+                numbers.append(
+                    parse_int(
+                        text,
+                        field=where,
+                        minimum=1,
+                        maximum=MAX_PLAYERS_LISTED,
+                        max_digits=4,
+                        error=InvalidOption,
+                    )
                 )
-            numbers.append(int(text))
+            except InvalidOption:
+                raise InvalidOption(
+                    f"{where} lists players by number from 1, like 1,3; got {quote(value)}"
+                ) from None
         return tuple(sorted(set(numbers)))
 
 
@@ -110,12 +141,16 @@ def validate_options(
         InvalidOption: for an unknown name or a value outside the option's schema.
     """
     by_name = {s.name: s for s in specs}
+    if given is not None and not isinstance(given, Mapping):
+        raise InvalidOption(f"the options of {game} are a mapping of names to values")
     given = dict(given or {})
     for name in given:
+        if not isinstance(name, str):
+            raise InvalidOption(f"{game}'s option names are text, got {quote(name)}")
         key = name.replace("-", "_")
         if key not in by_name:
             known = ", ".join(by_name) or "none"
-            raise InvalidOption(f"{game} has no option {name!r}; its options are: {known}")
+            raise InvalidOption(f"{game} has no option {quote(name)}; its options are: {known}")
     normal = {k.replace("-", "_"): v for k, v in given.items()}
     return {
         s.name: s.convert(game, normal[s.name]) if s.name in normal else s.default for s in specs
@@ -126,8 +161,8 @@ def parse_option_pairs(pairs: list[str] | None) -> dict[str, str]:
     """``["card_limit=500", ...]`` from the command line as a mapping of raw text values."""
     out: dict[str, str] = {}
     for pair in pairs or []:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            raise InvalidOption(f"options are written NAME=VALUE, got {pair!r}")
-        out[name.strip()] = value.strip()
+        name, value = parse_option_pair(pair, error=InvalidOption)
+        if name in out:
+            raise InvalidOption(f"option {name} is given twice")
+        out[name] = value
     return out
