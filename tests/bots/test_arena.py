@@ -130,3 +130,16 @@ def test_drinks_are_each_seats_mean() -> None:
         final = replay_json(r.record)[1][-1].outcome
         assert final is not None
         assert list(r.figures["drinks_taken"]) == final.details["drinks_taken"]
+
+
+def test_an_agent_that_played_no_game_has_no_rating() -> None:
+    """One game of two seats for three agents: the third never plays. It was once rated
+    -7,885 and the others above 6,000; now it has no rating and the others stay near 1500."""
+    report = run_arena("beor", 2, ["random", "heuristic", "ismcts:5"], 1, 1, workers=1).to_json()
+    assert [a["games"] for a in report["agents"]] == [1, 1, 0]
+    ratings = report["ratings"]
+    assert ratings["ismcts:5"] is None
+    assert all(1000 < ratings[k] < 2000 for k in ("random", "heuristic"))
+    assert sum(ratings[k] for k in ("random", "heuristic")) == pytest.approx(3000)
+    # Wins are all of one kind (a shared win counts a part): 0.0 beside 1.0, never 0.
+    assert all(isinstance(a["wins"], float) for a in report["agents"])

@@ -82,6 +82,29 @@ class TestSearch:
         with pytest.raises(InvalidOption, match=r"top\[0\].cards"):
             SearchState.from_json({**data, "top": [{"deal": "x", "result": "win"}]})
 
+    def test_a_saved_index_past_the_kernels_integers_is_refused(self) -> None:
+        """A next_index of 2**64 once reached the kernel and failed there."""
+        data = search_step(new_search(2, 1, "random", None, 2), 1_000).to_json()
+        for field in ("next_index", "deals"):
+            with pytest.raises(InvalidOption, match=f"{field} of the saved search must be"):
+                SearchState.from_json({**data, field: 2**64})
+            with pytest.raises(InvalidOption, match=f"{field} of the saved search must be"):
+                SearchState.from_json({**data, field: -1})
+
+    def test_a_saved_top_game_must_be_what_its_deal_plays(self) -> None:
+        """A top deal of "garbage" with cards -1 was once reported as a result."""
+        data = search_step(new_search(2, 1, "random", None, 2), 1_000).to_json()
+        garbage = {"deal": "garbage", "result": "win", "cards": 5, "tricks": 1}
+        with pytest.raises(InvalidOption, match="top of the saved search: deal 0"):
+            SearchState.from_json({**data, "top": [garbage]})
+        with pytest.raises(InvalidOption, match=r"top\[0\].cards .* from 0 to"):
+            SearchState.from_json({**data, "top": [{**garbage, "cards": -1}]})
+        best = data["top"][0]
+        inflated = {**best, "cards": best["cards"] + 1}
+        with pytest.raises(InvalidOption, match=r"top\[0\] of the saved search says win"):
+            SearchState.from_json({**data, "top": [inflated]})
+        assert SearchState.from_json(data).top[0].cards == best["cards"]
+
 
 class TestStats:
     def test_fast_figures_match_the_kernel(self) -> None:

@@ -165,9 +165,12 @@ def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _ratings(results: Sequence[GameResult], agents: int) -> list[float]:
-    """Elo-style ratings (Bradley-Terry fitted by minorize-maximize, mean 1500) from every pair
-    of seats with different agents in each game: the better place wins, equal places draw."""
+def _ratings(results: Sequence[GameResult], agents: int) -> list[float | None]:
+    """Elo-style ratings (Bradley-Terry fitted by minorize-maximize, mean 1500 over the rated
+    agents) from every pair of seats with different agents in each game: the better place
+    wins, equal places draw. An agent never compared with another (it played no game, or only
+    against itself) has no rating (None): nothing measured it, and fitting it anyway would
+    push it to an extreme and the others away from 1500."""
     wins = [[0.0] * agents for _ in range(agents)]
     for result in results:
         for a, b in ((a, b) for a in range(len(result.plan)) for b in range(len(result.plan))):
@@ -177,20 +180,21 @@ def _ratings(results: Sequence[GameResult], agents: int) -> list[float]:
                 share = 1.0 if ra < rb else 0.0 if ra > rb else 0.5
                 wins[i][j] += share
                 wins[j][i] += 1 - share
+    rated = [i for i in range(agents) if any(wins[i][j] + wins[j][i] for j in range(agents))]
+    if not rated:
+        return [None] * agents
     strength = [1.0] * agents
     for _ in range(200):
-        new = []
-        for i in range(agents):
+        new = list(strength)
+        for i in rated:
             total = sum(wins[i])
             denominator = sum(
-                (wins[i][j] + wins[j][i]) / (strength[i] + strength[j])
-                for j in range(agents)
-                if j != i
+                (wins[i][j] + wins[j][i]) / (strength[i] + strength[j]) for j in rated if j != i
             )
-            new.append(max(total, 0.5) / denominator if denominator else strength[i])
-        scale = math.exp(sum(math.log(s) for s in new) / agents)
+            new[i] = max(total, 0.5) / denominator if denominator else strength[i]
+        scale = math.exp(sum(math.log(new[i]) for i in rated) / len(rated))
         strength = [s / scale for s in new]
-    return [1500 + 400 * math.log10(s) for s in strength]
+    return [1500 + 400 * math.log10(strength[i]) if i in rated else None for i in range(agents)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +212,8 @@ class ArenaReport:
 
     def agent_figures(self, k: int) -> dict[str, JSON]:
         seat_games = [(r, s) for r in self.results for s, who in enumerate(r.plan) if who == k]
-        wins = sum(1 / len(r.winners) for r, s in seat_games if s in r.winners)
+        # Always a float (a shared win counts a part): 0.0 beside 1.0, never 0 beside 1.0.
+        wins = float(sum(1 / len(r.winners) for r, s in seat_games if s in r.winners))
         n = len(seat_games)
         decisions = sum(r.decisions[k] for r in self.results)
         seconds = sum(r.seconds[k] for r in self.results)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -26,6 +25,7 @@ from parlour.cli.common import (
     print_json,
     read_json,
 )
+from parlour.core.files import write_text_atomic
 from parlour.core.game import JSON
 from parlour.games.beggar import BeggarGame
 
@@ -170,11 +170,6 @@ def _search_state(args: argparse.Namespace, search: ModuleType) -> SearchState:
 
 
 def _write_search(path: str, data: dict[str, JSON]) -> None:
-    """Save a search atomically, so that an interrupted run leaves the last whole state."""
-    target = Path(path)
-    temporary = target.with_name(target.name + ".tmp")
-    try:
-        temporary.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        os.replace(temporary, target)
-    except OSError as err:
-        raise CommandError(f"cannot write {path}: {err.strerror or err}") from None
+    """Save a search atomically (:func:`write_text_atomic`: temporary file, fsync, rename; a
+    symlink keeps its link), so that an interrupted run leaves the last whole state."""
+    write_text_atomic(path, json.dumps(data, indent=1) + "\n")

@@ -165,7 +165,10 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         table.add_row(*row)
     console.print(table)
     if figures["ratings"]:
-        ratings = ", ".join(f"{k} {v:.0f}" for k, v in figures["ratings"].items())
+        ratings = ", ".join(
+            f"{k} {v:.0f}" if v is not None else f"{k} not rated (no game against another agent)"
+            for k, v in figures["ratings"].items()
+        )
         console.print(f"Ratings (Elo scale, mean 1500): {ratings}")
     return 0
 

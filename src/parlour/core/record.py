@@ -33,10 +33,22 @@ from itertools import pairwise
 from typing import Any
 
 from parlour.core.game import FORMAT, JSON, Game, State
+from parlour.core.inputs import check_json, quote
 from parlour.core.rng import check_seed
 from parlour.errors import InvalidRecord, ParlourError
 
-__all__ = ["Record", "TableEntry", "check_format", "replay"]
+MAX_PLAYERS = 64
+"""The most players a record may name; each game then checks its own range."""
+
+__all__ = ["MAX_ACTIONS", "MAX_TEXT", "Record", "TableEntry", "check_format", "replay"]
+
+MAX_ACTIONS = 1_000_000
+"""The most actions (and, apart, table entries) a record may hold; the longest games Parlour
+plays have some tens of thousands."""
+
+MAX_TEXT = 200
+"""The longest action, table entry or seat text a record may hold (the longest notation is a
+few dozen characters)."""
 
 _FIELDS = (
     "format",
@@ -63,7 +75,7 @@ def check_format(obj: object, what: str) -> dict[str, Any]:
         raise InvalidRecord(f"a {what} is a JSON object, got {type(obj).__name__}")
     version = obj.get("format", FORMAT)
     if isinstance(version, bool) or version != FORMAT:
-        raise InvalidRecord(f"{what} field 'format' must be {FORMAT}, got {version!r}")
+        raise InvalidRecord(f"{what} field 'format' must be {FORMAT}, got {quote(version)}")
     return obj
 
 
@@ -72,7 +84,7 @@ def _seat_or_none(value: object, players: int, where: str) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
         raise InvalidRecord(
-            f"{where} must be a seat from 0 to {players - 1} or null, got {value!r}"
+            f"{where} must be a seat from 0 to {players - 1} or null, got {quote(value)}"
         )
     return value
 
@@ -92,16 +104,18 @@ class TableEntry:
         where = f"record field 'table' entry {index}"
         if not isinstance(obj, dict) or not isinstance(obj.get("entry"), str):
             raise InvalidRecord(f"{where} must be an object with 'at' and 'entry'")
+        if len(obj["entry"]) > MAX_TEXT:
+            raise InvalidRecord(f"{where} field 'entry' is longer than {MAX_TEXT} characters")
         unknown = sorted(set(obj) - {"at", "entry", "by", "votes"})
         if unknown:
             raise InvalidRecord(f"{where} has unknown field {unknown[0]!r}")
         at = obj.get("at")
         if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= actions:
-            raise InvalidRecord(f"{where} field 'at' must be 0 to {actions}, got {at!r}")
+            raise InvalidRecord(f"{where} field 'at' must be 0 to {actions}, got {quote(at)}")
         by = _seat_or_none(obj.get("by"), players, f"{where} field 'by'")
         votes = obj.get("votes", [])
-        if not isinstance(votes, list):
-            raise InvalidRecord(f"{where} field 'votes' must be a list of seats")
+        if not isinstance(votes, list) or len(votes) > players:
+            raise InvalidRecord(f"{where} field 'votes' must be a list of seats, each once")
         seats: set[int] = set()
         for vote in votes:
             seat = _seat_or_none(vote, players, f"{where} vote")
@@ -141,7 +155,9 @@ class Record:
         check_format(obj, "record")
         unknown = sorted(set(obj) - set(_FIELDS))
         if unknown:
-            raise InvalidRecord(f"record has unknown field {unknown[0]!r}; fields: {_FIELDS}")
+            raise InvalidRecord(
+                f"record has unknown field {quote(unknown[0])}; fields: {', '.join(_FIELDS)}"
+            )
         for name in ("game", "players", "seed", "actions"):
             if name not in obj:
                 raise InvalidRecord(f"record has no {name!r} field")
@@ -151,20 +167,34 @@ class Record:
             obj.get("options") or {},
             obj["actions"],
         )
-        if not isinstance(game, str):
-            raise InvalidRecord(f"record field 'game' must be a string, got {game!r}")
-        if isinstance(players, bool) or not isinstance(players, int) or players < 1:
-            raise InvalidRecord(f"record field 'players' must be a whole number, got {players!r}")
+        if not isinstance(game, str) or len(game) > MAX_TEXT:
+            raise InvalidRecord(f"record field 'game' must be a game's name, got {quote(game)}")
+        if (
+            isinstance(players, bool)
+            or not isinstance(players, int)
+            or not 1 <= players <= MAX_PLAYERS
+        ):
+            raise InvalidRecord(
+                f"record field 'players' must be a whole number from 1 to {MAX_PLAYERS}, "
+                f"got {quote(players)}"
+            )
         try:
             seed = check_seed(obj["seed"])
         except ParlourError as err:
             raise InvalidRecord(f"record field {err}") from None
         if not isinstance(options, dict):
-            raise InvalidRecord(f"record field 'options' must be an object, got {options!r}")
+            raise InvalidRecord(f"record field 'options' must be an object, got {quote(options)}")
+        check_json(options, field="record field 'options'", max_depth=4, error=InvalidRecord)
+        check_json(obj.get("deal"), field="record field 'deal'", max_depth=8, error=InvalidRecord)
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise InvalidRecord("record field 'actions' must be a list of action strings")
+        if len(actions) > MAX_ACTIONS:
+            raise InvalidRecord(f"record field 'actions' holds more than {MAX_ACTIONS} actions")
+        for index, text in enumerate(actions):
+            if len(text) > MAX_TEXT:
+                raise InvalidRecord(f"record action {index} is longer than {MAX_TEXT} characters")
         table = obj.get("table") or []
-        if not isinstance(table, list):
+        if not isinstance(table, list) or len(table) > MAX_ACTIONS:
             raise InvalidRecord("record field 'table' must be a list of table entries")
         entries = tuple(
             TableEntry.from_json(t, k, players, len(actions)) for k, t in enumerate(table)
@@ -174,7 +204,7 @@ class Record:
         seats = obj.get("seats")
         if seats is not None and (
             not isinstance(seats, list)
-            or not all(isinstance(s, str) for s in seats)
+            or not all(isinstance(s, str) and len(s) <= MAX_TEXT for s in seats)
             or len(seats) != players
         ):
             raise InvalidRecord(
@@ -195,7 +225,8 @@ class Record:
             isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < 2**31
         ):
             raise InvalidRecord(
-                f"record field 'deal_number' must be a whole number of at least 0, got {number!r}"
+                "record field 'deal_number' must be a whole number from 0 to 2147483647, "
+                f"got {quote(number)}"
             )
         if number is not None and obj.get("deal") is not None:
             raise InvalidRecord("a record gives either 'deal' or 'deal_number', not both")

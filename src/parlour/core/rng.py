@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import random
 
+from parlour.core.inputs import quote
 from parlour.errors import InvalidOption
 
 __all__ = ["MAX_SEED", "check_seed", "derive_seed", "make_rng"]
@@ -16,7 +17,9 @@ MAX_SEED = 2**63 - 1
 def check_seed(seed: object, *, field: str = "seed") -> int:
     """Return ``seed`` as an int in ``0..2**63-1`` or raise naming the field."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise InvalidOption(f"{field} must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
+        raise InvalidOption(
+            f"{field} must be a whole number from 0 to {MAX_SEED}, got {quote(seed)}"
+        )
     return seed
 
 

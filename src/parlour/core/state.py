@@ -13,8 +13,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Self
 
+from parlour.core.inputs import quote
 from parlour.core.log import JSON, Event, LogEntry, Step
-from parlour.errors import GameOver, IllegalAction, InvalidOption, NotYourTurn
+from parlour.errors import GameOver, IllegalAction, InvalidNotation, InvalidOption, NotYourTurn
 
 if TYPE_CHECKING:
     from parlour.core.game import Game
@@ -146,7 +147,7 @@ class State(ABC):
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players
         ):
-            raise InvalidOption(f"seat must be 0 to {self.players - 1}, got {seat!r}")
+            raise InvalidOption(f"seat must be 0 to {self.players - 1}, got {quote(seat)}")
 
     @abstractmethod
     def view(self, seat: int | None) -> View:
@@ -203,8 +204,10 @@ class State(ABC):
             IllegalAction: the text names an action the rules forbid here; the message names
                 the rule.
         """
+        if not isinstance(text, str):
+            raise InvalidNotation(f"an action is written as text, got {quote(text)}")
         if self.is_over:
-            raise GameOver(f"the game is over: {text.strip()!r} cannot be played")
+            raise GameOver(f"the game is over: {quote(text.strip())} cannot be played")
         action = self._parse(text)
         if action is not None and self._is_legal(action):
             return action
@@ -216,12 +219,14 @@ class State(ABC):
         Raises:
             GameOver: the game has ended.
             NotYourTurn: ``seat`` is given and is not the seat to move.
+            InvalidOption: ``seat`` is not a seat of this game.
             InvalidNotation: ``action`` is text that is not in the game's notation.
             IllegalAction: the action is not legal here; the message names the rule.
         """
         if self.is_over:
-            raise GameOver(f"the game is over: {str(action)!r} cannot be played")
+            raise GameOver(f"the game is over: {quote(str(action))} cannot be played")
         mover = self.to_move
+        self._check_seat(seat)
         if seat is not None and seat != mover:
             who = "nobody" if mover is None else seat_name(mover)
             raise NotYourTurn(f"it is {who}'s turn, not {seat_name(seat)}'s")
@@ -254,8 +259,13 @@ class State(ABC):
             InvalidNotation: the text is not a table entry of this game.
             IllegalAction: the rules refuse the entry here; the message names the rule.
         """
+        if not isinstance(text, str):
+            raise InvalidNotation(f"a table entry is written as text, got {quote(text)}")
         self._check_seat(by)
-        voters = frozenset(votes)
+        try:
+            voters = frozenset(votes)
+        except TypeError:
+            raise InvalidOption(f"votes are a list of seats, got {quote(votes)}") from None
         for voter in voters:
             self._check_seat(voter)
         canonical, nxt = self._table_entry(text.strip(), by, voters)

@@ -37,14 +37,16 @@ from typing import Protocol, TypeVar
 import numpy as np
 
 from parlour.core.game import JSON
+from parlour.core.inputs import check_json, quote
 from parlour.core.rng import check_seed
-from parlour.errors import InvalidOption
+from parlour.errors import InvalidNotation, InvalidOption
 from parlour.games.beggar import BeggarGame
 from parlour.games.beggar.fast import (
     RESULTS,
     FastResults,
     backward_deals,
     climb,
+    encode_deals,
     play_deals,
     play_random,
     random_deals,
@@ -54,6 +56,8 @@ from parlour.lab.workers import resolve_workers
 __all__ = [
     "EXTEND_TRICKS",
     "MAX_CLIMB",
+    "MAX_INDEX",
+    "MAX_TOP",
     "PATIENCE",
     "STEP_DEALS",
     "STRATEGIES",
@@ -146,35 +150,49 @@ class SearchState:
 
     @classmethod
     def from_json(cls, data: object) -> SearchState:
-        """A saved search. Raises InvalidOption naming the field that is missing or wrong."""
+        """A saved search, checked field by field: whole numbers in their ranges (``deals`` and
+        ``next_index`` at most :data:`MAX_INDEX`, so they never overflow the kernel), and every
+        game of ``top`` replayed from its deal on the kernel, so a result that its deal does
+        not play is refused, never reported.
+
+        Raises:
+            InvalidOption: naming the field that is missing or wrong.
+        """
         if not isinstance(data, dict):
             raise InvalidOption("a saved search is a JSON object")
+        check_json(data, field="the saved search", max_depth=6, error=InvalidOption)
         state = new_search(
-            _field(data, "players", int),
+            _count(data, "players", 0, 1000),
             _field(data, "seed", int),
             _field(data, "strategy", str),
             _field(data, "options", dict),
-            _field(data, "top_k", int),
+            _count(data, "top_k", 1, MAX_TOP),
         )
+        items = _field(data, "top", list)
+        if len(items) > MAX_TOP:
+            raise InvalidOption(f"top of the saved search lists more than {MAX_TOP} games")
         top = []
-        for i, item in enumerate(_field(data, "top", list)):
+        for i, item in enumerate(items):
             if not isinstance(item, dict):
                 raise InvalidOption(f"top[{i}] of the saved search is not an object")
             found = Found(
                 _field(item, "deal", str, f"top[{i}]."),
                 _field(item, "result", str, f"top[{i}]."),
-                _field(item, "cards", int, f"top[{i}]."),
-                _field(item, "tricks", int, f"top[{i}]."),
+                _count(item, "cards", 0, MAX_INDEX, f"top[{i}]."),
+                _count(item, "tricks", 0, MAX_INDEX, f"top[{i}]."),
             )
             if found.result not in RESULTS:
                 raise InvalidOption(f"top[{i}].result must be one of {', '.join(RESULTS)}")
             top.append(found)
-        deals = _field(data, "deals", int)
-        next_index = _field(data, "next_index", int)
-        if deals < 0 or next_index < 0:
-            raise InvalidOption("deals and next_index of a saved search are never negative")
+        _check_played(top, state)
+        deals = _count(data, "deals", 0, MAX_INDEX)
+        next_index = _count(data, "next_index", 0, MAX_INDEX)
         extended = data.get("extended", [])
-        if not isinstance(extended, list) or not all(isinstance(d, str) for d in extended):
+        if (
+            not isinstance(extended, list)
+            or len(extended) > MAX_INDEX
+            or not all(isinstance(d, str) and len(d) < 200 for d in extended)
+        ):
             raise InvalidOption("extended of the saved search must be a list of deals")
         return replace(
             state,
@@ -183,6 +201,44 @@ class SearchState:
             top=_best(top, state.top_k),
             extended=tuple(extended),
         )
+
+
+MAX_INDEX = 1 << 48
+"""The largest count of deals or stream index a saved search may hold (at millions of deals a
+second, centuries of searching): far inside the kernel's 64-bit integers."""
+
+MAX_TOP = 10_000
+"""The most games a search keeps."""
+
+
+def _check_played(top: list[Found], state: SearchState) -> None:
+    """Replay every deal of ``top`` under the search's options: its result, cards and tricks
+    must be what the deal plays (M8), and it must be a deal for the search's players."""
+    if not top:
+        return
+    try:
+        deals = encode_deals([f.deal for f in top], state.players)
+    except InvalidNotation as err:
+        raise InvalidOption(f"top of the saved search: {err}") from None
+    results = play_deals(deals, state.options)
+    for i, f in enumerate(top):
+        played = _found(f.deal, results, i)
+        if played != f:
+            raise InvalidOption(
+                f"top[{i}] of the saved search says {f.result} after {f.cards} cards and "
+                f"{f.tricks} tricks, but its deal plays {played.result} after {played.cards} "
+                f"cards and {played.tricks} tricks"
+            )
+
+
+def _count(data: dict[str, object], name: str, low: int, high: int, where: str = "") -> int:
+    value = data.get(name)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidOption(
+            f"{where}{name} of the saved search must be a whole number from {low} to {high}, "
+            f"got {quote(value)}"
+        )
+    return value
 
 
 def _field(data: dict[str, object], name: str, kind: type[T], where: str = "") -> T:
@@ -210,9 +266,11 @@ def new_search(
     players = _GAME.check_players(players)
     seed = check_seed(seed)
     if strategy not in STRATEGIES:
-        raise InvalidOption(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
-    if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
-        raise InvalidOption(f"top must be a whole number of at least 1, got {top_k!r}")
+        raise InvalidOption(
+            f"strategy must be one of {', '.join(STRATEGIES)}, got {quote(strategy)}"
+        )
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP:
+        raise InvalidOption(f"top must be a whole number from 1 to {MAX_TOP}, got {quote(top_k)}")
     typed = _GAME.typed_options(options)
     if strategy == "backward" and (players != 2 or typed.card_limit is not None):
         raise InvalidOption("strategy backward is for 2 players without a card limit")

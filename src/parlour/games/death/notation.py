@@ -168,8 +168,10 @@ def action_from_id(number: int) -> Action:
     return _BY_ID[number]
 
 
-_GIVE = re.compile(r"^give\s+(\d+)\s*>\s*p?(\d+)$", re.IGNORECASE)
-_PENALTY = re.compile(r"^(doh|delay)\s+(?:(\d+)\s*>\s*)?p?(\d+)$", re.IGNORECASE)
+# Numbers in ASCII digits, at most 6 of them: ``\d`` would take other scripts' digits, and a
+# number of thousands of digits cannot even be converted (int() refuses past 4,300).
+_GIVE = re.compile(r"^give\s+([0-9]{1,6})\s*>\s*p?([0-9]{1,6})$", re.IGNORECASE)
+_PENALTY = re.compile(r"^(doh|delay)\s+(?:([0-9]{1,6})\s*>\s*)?p?([0-9]{1,6})$", re.IGNORECASE)
 
 
 def parse_action(text: str) -> Action:
