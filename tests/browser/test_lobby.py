@@ -26,13 +26,13 @@ from tests.server.client import ServerProcess
 CASES: dict[str, dict[str, Any]] = {
     "beor": {
         "players": 3,
-        "kinds": ["person", "person", "heuristic"],
+        "kinds": ["person", "person", "medium"],
         "names": ["Ana-Maria", "Zoë", "<u>Cy</u>"],
         "options": {"max_turns": 150, "natural_win": False},
     },
     "death": {
         "players": 3,
-        "kinds": ["person", "random", "person"],
+        "kinds": ["person", "easy", "person"],
         "names": ["Ann", "Bot Bob", "Cy"],
         "options": {"difference_against_faces": True, "illegal_throw_penalty": False},
     },

@@ -19,7 +19,7 @@ def test_the_games_people_decide_in_come_first() -> None:
 def test_enter_takes_each_default() -> None:
     con, out = console()
     choice = ask_menu(Script(["", "", "", ""], out), con)
-    assert choice.game.name == "beor" and choice.seats == ("person", "ismcts")
+    assert choice.game.name == "beor" and choice.seats == ("person", "expert")
     text = out.getvalue()
     beggar = 1 + [g.name for g in menu_games()].index("beggar")
     assert "1) BEOR (2-5 players)" in text
@@ -32,7 +32,7 @@ def test_a_name_or_alias_answers_and_the_game_brings_its_default() -> None:
     choice = ask_menu(script, con)
     assert choice.game.name == "death"
     assert "How many players (2-10)? [4]> " in script.prompts
-    assert choice.seats == ("person", "person", "heuristic", "heuristic")
+    assert choice.seats == ("person", "person", "hard", "hard")
 
 
 def test_no_bot_strength_is_asked_where_nobody_decides() -> None:

@@ -194,9 +194,9 @@ class TestAtTheKeyboard:
         child.expect(r"How many people .*\[1\]> ")
         child.sendline("")
         child.expect(r"How strong are the bots\? \[1\]> ")
-        child.sendline("3")
+        child.sendline("4")
         child.expect("Becker's Game of Death")
-        child.expect(r"Player 3 \(random\)")
+        child.expect(r"Player 3 \(easy\)")
         # Ctrl-D only once the person is asked: sent while the bots still play, it could reach
         # the terminal before readline reads it, and be lost.
         child.expect("Player 1> ")

@@ -18,6 +18,7 @@ import pytest
 from parlour.games import GAMES
 from parlour.games.death.events import Why
 from parlour.server.app import STATIC, qr_rows
+from parlour.server.bots import OFFERED
 from parlour.server.protocol import REJECT_CODES
 from tests.server.client import ServerProcess, create_room, running_server
 
@@ -91,6 +92,17 @@ class TestServed:
             assert_qr(rows)
         assert people[0]["qr"] != people[1]["qr"]
 
+    def test_seats_offer_the_difficulty_levels_and_never_the_oracle(
+        self, server: ServerProcess
+    ) -> None:
+        games = {g["name"]: g for g in httpx.get(server.url + "/api/games").json()["games"]}
+        for name in ("beor", "death"):
+            assert games[name]["seat_kinds"] == ["person", "easy", "medium", "hard", "expert"]
+        body = {"game": "death", "players": 2, "seats": ["person", "oracle"]}
+        answer = httpx.post(server.url + "/api/rooms", json=body)
+        assert answer.status_code == 400
+        assert "for measurement only" in answer.text
+
 
 def assert_qr(rows: list[str]) -> None:
     """A QR symbol: square, 21 + 4k modules, its three finder patterns in place."""
@@ -152,7 +164,8 @@ class TestWords:
     def test_every_key_family_built_at_run_time_is_complete(self) -> None:
         en = load(STATIC / "i18n" / "en.json")
         wanted = [f"game.{g}" for g in GAMES]
-        wanted += [f"kind.{k}" for k in ("person", "random", "heuristic", "ismcts", "bot")]
+        kinds = ("person", *OFFERED, "random", "heuristic", "ismcts", "bot")
+        wanted += [f"kind.{k}" for k in kinds]
         wanted += [f"rank.{r}" for r in "A23456789TJQK"] + [f"suit.{s}" for s in "SHDC"]
         wanted += [f"base.{b}" for b in ("black", "even", "odd", "red")]
         wanted += [f"why.{w.name.lower()}" for w in Why]

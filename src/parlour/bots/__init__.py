@@ -1,11 +1,19 @@
-"""Agents that see only views (random, heuristic, ISMCTS) and the arena that measures them.
+"""Agents that see only views (random, heuristic, ISMCTS, the difficulty levels) and the arena
+that measures them.
 
-Agent specs, as the arena and play commands take them: ``random``, ``heuristic``, ``ismcts``
-(the game's default budget), ``ismcts:500`` (iterations, deterministic per seed), ``ismcts:1s``
-(seconds), and ``ismcts:500:heuristic`` or ``ismcts:500:random`` to choose the rollout policy
-(the game's default otherwise; the heuristic is stronger per rollout and slower). Every agent
-is built from the game's :class:`~parlour.core.strategy.Strategy` (``game.strategy``), so no
-code here knows a game by name.
+Agent specs, as the arena and play commands take them:
+
+- the levels ``easy``, ``medium``, ``hard``, ``expert`` (see :mod:`parlour.bots.levels`), and
+  ``hard:N`` / ``expert:N`` (``:Ns``) for a level's search with another budget (measurement);
+- ``random``, ``heuristic``, ``ismcts`` (the game's default budget), ``ismcts:500``
+  (iterations, deterministic per seed), ``ismcts:1s`` (seconds), and ``ismcts:500:heuristic``
+  or ``ismcts:500:random`` to choose the rollout policy (the game's default otherwise; the
+  heuristic is stronger per rollout and slower).
+
+``oracle`` (the search given the true state) is for measurement only and is refused here with
+a one-line error: see :mod:`parlour.bots.oracle`. Every agent is built from the game's
+:class:`~parlour.core.strategy.Strategy` (``game.strategy``) and, for the levels, the settings
+in :mod:`parlour.bots.levels`.
 """
 
 from __future__ import annotations
@@ -13,47 +21,79 @@ from __future__ import annotations
 import math
 
 from parlour.bots.ismcts import Ismcts, SearchBudget
+from parlour.bots.levels import LEVELS, Careless, SearchSetting, level_setting
 from parlour.bots.random_agent import RandomAgent
 from parlour.core.game import Agent, Game
 from parlour.core.strategy import POLICIES
 from parlour.errors import InvalidOption
 
-__all__ = ["Ismcts", "RandomAgent", "SearchBudget", "make_agent"]
+__all__ = ["LEVELS", "Ismcts", "RandomAgent", "SearchBudget", "build_agent", "make_agent"]
+
+_KINDS = (
+    "agents are easy, medium, hard, expert, random, heuristic, ismcts, ismcts:N "
+    "(iterations), ismcts:Ns (seconds), ismcts:N:random (random rollouts)"
+)
 
 
 def make_agent(spec: str, game: Game) -> Agent:
-    """The agent a spec names, for ``game``.
+    """The agent a spec names, for ``game`` (what tables, the server and the arena use).
 
     Raises:
-        InvalidOption: an unknown kind, a bad budget, or a game without decisions.
+        InvalidOption: an unknown kind, a bad budget, a game without decisions, or the
+            oracle (measurement only).
     """
+    if spec.strip().lower().partition(":")[0] == "oracle":
+        raise InvalidOption(
+            f"agent {spec!r}: the oracle sees every hidden card, so it is for measurement "
+            "only (benchmarks/bench_strength.py), never at a table"
+        )
+    return build_agent(spec, game)
+
+
+def build_agent(spec: str, game: Game) -> Agent:
+    """:func:`make_agent` without the oracle check (the oracle builds its search here)."""
     strategy = game.strategy
     if strategy is None:
         raise InvalidOption(f"{game.title} has no decisions to make: there are no agents for it")
-    kind, _, rest = spec.strip().lower().partition(":")
+    name = spec.strip().lower()
+    kind, _, rest = name.partition(":")
     if kind == "random" and not rest:
         return RandomAgent()
-    if kind == "heuristic" and not rest:
+    if kind in ("heuristic", "medium") and not rest:
         return strategy.heuristic()
+    if kind == "easy" and not rest:
+        return Careless(strategy.heuristic())
+    if kind in ("hard", "expert"):
+        setting = level_setting(kind, game.name, strategy)
+        budget = _budget(spec, rest, setting.iterations) if rest else None
+        return _search(game, setting, budget, name)
     if kind != "ismcts":
-        raise InvalidOption(
-            f"unknown agent {spec!r}: agents are random, heuristic, ismcts, ismcts:N "
-            "(iterations), ismcts:Ns (seconds), ismcts:N:random (random rollouts)"
-        )
+        raise InvalidOption(f"unknown agent {spec!r}: {_KINDS}")
     budget_text, _, policy = rest.partition(":")
     budget = _budget(spec, budget_text, strategy.budget)
     policy = policy or strategy.policy
     if policy not in POLICIES:
         raise InvalidOption(f"agent {spec!r}: the rollout policy is heuristic or random")
+    setting = SearchSetting(strategy.budget, policy, strategy.rollout_actions, strategy.exploration)
+    return _search(game, setting, budget, name)
+
+
+def _search(game: Game, setting: SearchSetting, budget: SearchBudget | None, name: str) -> Ismcts:
+    strategy = game.strategy
+    assert strategy is not None
     return Ismcts(
         game,
         strategy.evaluate,
-        budget,
-        rollout=None if policy == "random" else strategy.heuristic(),
-        rollout_actions=strategy.rollout_actions,
-        exploration=strategy.exploration,
-        candidates=strategy.candidates,
-        name=spec.strip().lower(),
+        budget or SearchBudget(iterations=setting.iterations),
+        rollout=None if setting.policy == "random" else strategy.heuristic(),
+        rollout_actions=setting.rollout_actions,
+        exploration=setting.exploration,
+        candidates=strategy.candidates if setting.narrow else None,
+        prior=strategy.heuristic() if setting.prior_weight else None,
+        prior_weight=setting.prior_weight,
+        result_weight=setting.result_weight,
+        prior_everywhere=setting.prior_everywhere,
+        name=name,
     )
 
 

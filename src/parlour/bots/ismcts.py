@@ -7,6 +7,20 @@ tree of action strings from the root choosing by UCB among the actions available
 game's evaluation (the result once the game is over). Every node keeps rewards for the player
 who acted into it. The agent sees only its view, so it cannot cheat; with an iteration budget
 and a seed it is deterministic.
+
+Two refinements, both off unless asked for:
+
+- *Progressive bias* (``prior``, ``prior_weight``): at the root, the move the game's heuristic
+  would make gets ``prior_weight / (visits + 1)`` added to its UCB value, so the search starts
+  from the heuristic's choice and leaves it only when its own figures say so; with
+  ``prior_everywhere`` at every node of the tree too (the heuristic then reads the mover's view
+  of the sampled world there, as it would in a rollout).
+- *Playing for the result* (``result_weight``): once a rollout reaches the game's end, the
+  reward is ``result_weight`` times the outcome's returns (the game's own objective, e.g. G12's
+  "fewest drinks wins") plus the rest of the evaluation's soft score (how far behind a seat
+  finished), so the search maximises its chance of winning and only then its margin.
+
+:class:`~parlour.bots.oracle.Oracle` runs the same search on the true state (measurement only).
 """
 
 from __future__ import annotations
@@ -23,6 +37,7 @@ __all__ = ["Ismcts", "SearchBudget"]
 
 Evaluate = Callable[[State], tuple[float, ...]]
 Candidates = Callable[[tuple[Action, ...]], tuple[Action, ...]]
+Worlds = Callable[[random.Random], State]
 
 
 def _all(actions: tuple[Action, ...]) -> tuple[Action, ...]:
@@ -63,8 +78,14 @@ class Ismcts:
         rollout_actions: int = 40,
         exploration: float = 0.7,
         candidates: Candidates | None = None,
+        prior: Agent | None = None,
+        prior_weight: float = 0.0,
+        result_weight: float = 0.0,
+        prior_everywhere: bool = False,
         name: str = "ismcts",
     ) -> None:
+        if prior_weight < 0 or not 0 <= result_weight <= 1:
+            raise ValueError("prior_weight is at least 0 and result_weight is in [0, 1]")
         self.game = game
         self.evaluate = evaluate
         self.budget = budget
@@ -73,13 +94,48 @@ class Ismcts:
         self.exploration = exploration
         # The actions worth searching among the legal ones (a game may merge equivalent ones).
         self.candidates = candidates or _all
+        self.prior = prior
+        self.prior_weight = prior_weight
+        self.result_weight = result_weight
+        self.prior_everywhere = prior_everywhere
         self.name = name
 
     def choose(self, view: View, legal_actions: tuple[Action, ...], rng: random.Random) -> Action:
+        game = self.game
+        return self._search(lambda r: game.sample(view, r), view, legal_actions, rng)
+
+    def visits(
+        self, view: View, legal_actions: tuple[Action, ...], rng: random.Random
+    ) -> dict[str, int]:
+        """How often the search visited each root action (in notation) for this decision."""
+        game = self.game
+        root, _ = self._tree(lambda r: game.sample(view, r), view, legal_actions, rng)
+        return {k: child.visits for k, child in root.children.items()}
+
+    def _search(
+        self, worlds: Worlds, view: View, legal_actions: tuple[Action, ...], rng: random.Random
+    ) -> Action:
+        """The most visited root action after the budget's iterations over ``worlds``."""
         legal_actions = self.candidates(legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
+        root, favoured = self._tree(worlds, view, legal_actions, rng)
         by_key = {str(a): a for a in legal_actions}
+        order = {k: i for i, k in enumerate(by_key)}
+        scored = [(root.children[k].visits, k) for k in by_key if k in root.children]
+        if not scored:
+            return legal_actions[rng.randrange(len(legal_actions))]
+        # Most visits; ties go to the heuristic's move, then the first in the listed order.
+        best = max(scored, key=lambda vk: (vk[0], vk[1] == favoured, -order[vk[1]]))
+        return by_key[best[1]]
+
+    def _tree(
+        self, worlds: Worlds, view: View, legal_actions: tuple[Action, ...], rng: random.Random
+    ) -> tuple[_Node, str | None]:
+        """The root after the budget's iterations, and the heuristic's move (with a prior)."""
+        favoured: str | None = None
+        if self.prior is not None and self.prior_weight > 0:
+            favoured = str(self.prior.choose(view, self.candidates(legal_actions), rng))
         root = _Node()
         deadline = (
             None if self.budget.seconds is None else time.perf_counter() + self.budget.seconds
@@ -92,17 +148,11 @@ class Ismcts:
                     break
             elif done >= iterations:
                 break
-            self._iterate(root, view, rng)
+            self._iterate(root, worlds(rng), rng, favoured)
             done += 1
-        scored = [(root.children[k].visits, k) for k in by_key if k in root.children]
-        if not scored:
-            return legal_actions[rng.randrange(len(legal_actions))]
-        # Most visits; ties go to the first in the listed order, which is fixed.
-        best = max(scored, key=lambda vk: (vk[0], -list(by_key).index(vk[1])))
-        return by_key[best[1]]
+        return root, favoured
 
-    def _iterate(self, root: _Node, view: View, rng: random.Random) -> None:
-        state = self.game.sample(view, rng)
+    def _iterate(self, root: _Node, state: State, rng: random.Random, favoured: str | None) -> None:
         node = root
         path: list[tuple[_Node, int]] = []
         c = self.exploration
@@ -112,6 +162,10 @@ class Ismcts:
             actions = self.candidates(state.legal_actions())
             untried: list[tuple[str, Action]] = []
             best: tuple[float, str, Action] | None = None
+            bias = self.prior_weight if node is root or self.prior_everywhere else 0.0
+            if bias and node is not root:
+                assert self.prior is not None
+                favoured = str(self.prior.choose(state.view(mover), actions, rng))
             for action in actions:
                 key = str(action)
                 child = node.children.get(key)
@@ -122,10 +176,13 @@ class Ismcts:
                 value = child.total / child.visits + c * math.sqrt(
                     math.log(child.avail) / child.visits
                 )
+                if bias and key == favoured:
+                    value += bias / (child.visits + 1)
                 if best is None or value > best[0]:
                     best = (value, key, action)
             if untried:
-                key, action = untried[rng.randrange(len(untried))]
+                pick = next((u for u in untried if u[0] == favoured), None) if bias else None
+                key, action = pick or untried[rng.randrange(len(untried))]
                 child = _Node()
                 child.avail = 1
                 node.children[key] = child
@@ -137,10 +194,20 @@ class Ismcts:
             path.append((node, mover))
             state = state.apply(best[2])
         state = self._rollout(state, rng)
-        rewards = self.evaluate(state)
+        rewards = self._score(state)
         for child, mover in path:
             child.visits += 1
             child.total += rewards[mover]
+
+    def _score(self, state: State) -> tuple[float, ...]:
+        soft = self.evaluate(state)
+        outcome = state.outcome
+        weight = self.result_weight
+        if outcome is None or not weight:
+            return soft
+        return tuple(
+            weight * r + (1 - weight) * s for r, s in zip(outcome.returns, soft, strict=True)
+        )
 
     def _rollout(self, state: State, rng: random.Random) -> State:
         for _ in range(self.rollout_actions):

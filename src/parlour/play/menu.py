@@ -22,9 +22,10 @@ from parlour.play.table import default_bot
 __all__ = ["BOT_LEVELS", "Choice", "ask_menu", "menu_games"]
 
 BOT_LEVELS = (
-    ("strong", "ismcts", "searches ahead (ISMCTS), about a tenth of a second a move"),
-    ("medium", "heuristic", "plays by rules of thumb"),
-    ("easy", "random", "plays any legal move"),
+    ("expert", "expert", "searches longest, up to about a second a move"),
+    ("hard", "hard", "searches ahead, about a tenth of a second a move"),
+    ("medium", "medium", "plays by rules of thumb"),
+    ("easy", "easy", "rules of thumb, with careless slips"),
 )
 
 

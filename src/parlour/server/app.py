@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket
 from parlour.core.state import seat_name
 from parlour.errors import InvalidOption
 from parlour.games import GAMES, find_game
-from parlour.server.bots import check_kind
+from parlour.server.bots import OFFERED, check_kind
 from parlour.server.hub import Hub, Settings
 from parlour.server.protocol import check_name, hash_token, new_token, origin_allowed
 from parlour.server.room import new_deal_event
@@ -177,7 +177,7 @@ async def _games(hub: Hub, request: Request) -> Response:
                 ],
                 "seat_kinds": ["person", "bot"]
                 if game.strategy is None
-                else ["person", "random", "heuristic", "ismcts"],
+                else ["person", *OFFERED],
             }
         )
     return JSONResponse({"games": out})

@@ -1,8 +1,10 @@
 """Bots at the server's tables: each decision is made in a worker process from the seat's view
 alone (sent as its JSON, so nothing else can reach the bot), never on the event loop.
 
-Seat kinds: ``person``, or a bot spec as ``parlour play`` takes them (``random``, ``heuristic``,
-``ismcts``, ``ismcts:N``, ``ismcts:Ns``); a game without decisions (Beggar-My-Neighbour) has
+Seat kinds: ``person``, or a bot spec as ``parlour play`` takes them: the levels the lobby offers
+(:data:`OFFERED`: ``easy``, ``medium``, ``hard``, ``expert``) or ``random``, ``heuristic``,
+``ismcts``, ``ismcts:N``, ``ismcts:Ns`` (never the measurement-only ``oracle``, which
+:func:`~parlour.bots.make_agent` refuses); a game without decisions (Beggar-My-Neighbour) has
 the kind ``bot``, which plays its only move. A person away longer than the takeover time is
 played by the heuristic (:data:`TAKEOVER`) until he is back.
 """
@@ -19,13 +21,16 @@ import time
 from functools import cache
 from typing import Any
 
-from parlour.bots import make_agent
+from parlour.bots import LEVELS, make_agent
 from parlour.core.game import Agent, Game
 from parlour.core.rng import make_rng
 from parlour.errors import InvalidOption
 from parlour.games import find_game
 
-__all__ = ["TAKEOVER", "BotPool", "check_kind"]
+__all__ = ["OFFERED", "TAKEOVER", "BotPool", "check_kind"]
+
+OFFERED = LEVELS
+"""The bots the lobby offers a seat, weakest first (the difficulty levels)."""
 
 TAKEOVER = "heuristic"
 """Who plays for a person who has been away too long."""

@@ -241,7 +241,7 @@ function qrSvg(rows, seat, label) {
 }
 
 function defaultBot(game) {
-  return game.seat_kinds.includes("heuristic") ? "heuristic" : game.seat_kinds.find((k) => k !== "person");
+  return game.seat_kinds.includes("medium") ? "medium" : game.seat_kinds.find((k) => k !== "person");
 }
 
 function clamp(n, lo, hi) {
