@@ -59,7 +59,7 @@ bench-server: $(DEV_STAMP)
 # The long fuzzing run (several minutes): the fuzzing suite of `make test` (tests/fuzz) with many
 # more inputs per property (hypothesis profile "fuzz", registered in tests/fuzz/conftest.py).
 fuzz: $(DEV_STAMP)
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/fuzz -p no:xdist -q --hypothesis-show-statistics
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/fuzz -n 0 --hypothesis-show-statistics
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

@@ -403,3 +403,142 @@ class TestProcesses:
         two = run_process(*argv, env={"PYTHONHASHSEED": "2"})
         assert one.returncode == two.returncode == 0
         assert one.stdout == two.stdout and json.loads(one.stdout)["cards"] > 0
+
+
+class TestHostileInput:
+    """Issue 17: what a hostile user types gives one line and exit status 2, never a
+    traceback; a bug gives one line naming its report."""
+
+    @staticmethod
+    def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+        """Like ``run``, with argparse's own refusals (SystemExit 2) as their status."""
+        try:
+            code = main(list(argv))
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 1
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    @pytest.mark.parametrize(
+        ("argv", "needle"),
+        [
+            (
+                ["play", "beor", "--options", "max_turns=²", "--seat", "1=random", "--json"],
+                "option max_turns of beor must be a whole number",
+            ),
+            (["play", "beor", "--seat", "²=random"], "the player must be a whole number"),
+            (
+                ["play", "beor", "--options", "max_turns=" + "9" * 5000, "--json"],
+                "got one of 5000 digits",
+            ),
+            (["play", "death", "--watch", "--delay", "inf"], "--delay"),
+            (["play", "death", "--watch", "--delay", "nan"], "--delay"),
+            (["play", "beor", "--players", "0"], "--players"),
+            (["play", "beor", "--save", ""], "--save: the file name is empty"),
+            (["play", "beor", "--save", "a\0b"], "NUL"),
+            (["play", "beor", "--deal", "x", "--deal", "y"], "--deal: give it once"),
+            (["beggar", "search", "--minutes", "inf"], "--minutes"),
+            (["beggar", "play", "--deal", EXAMPLE, "--deal", EXAMPLE], "--deal: give it once"),
+            (["beggar", "stats", "--games", "9" * 5000], "got one of 5000 digits"),
+            (["arena", "beor", "--agents", "random,heuristic", "--save", ""], "--save"),
+            (["arena", "beor", "--agents", "random,heuristic", "--players", "0"], "--players"),
+            (["serve", "--db", ""], "--db is empty"),
+            (["serve", "--takeover", "inf"], "--takeover"),
+            (["replay", "x\ny.json", "--json"], "cannot read x y.json"),
+            (["replay", "[" * 300], "too long for a file name"),
+        ],
+        ids=lambda v: str(v)[:50],
+    )
+    def test_one_line_and_status_2(
+        self, capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+    ) -> None:
+        code, out, err = self.run(capsys, *argv)
+        assert_one_line_error(code, out, err, needle)
+
+    def test_replay_view_refuses_other_digits_and_huge_numbers(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        path = tmp_path / "r.json"
+        path.write_text(
+            json.dumps({"game": "beor", "players": 2, "seed": 1, "options": {}, "actions": []})
+        )
+        for view in ("²", "9" * 5000, "-1", "2"):
+            code, out, err = self.run(capsys, "replay", str(path), "--view", view)
+            assert_one_line_error(code, out, err, "--view: a seat is 0 to 1")
+        code, out, _ = self.run(capsys, "replay", str(path), "--view", "1", "--json")
+        assert code == 0 and json.loads(out)["view"]["seat"] == 1
+
+    def test_deep_and_huge_json_in_a_record(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        deep, huge = tmp_path / "deep.json", tmp_path / "huge.json"
+        deep.write_text("[" * 3000 + "]" * 3000)
+        huge.write_text('{"game": "beor", "players": 2, "seed": ' + "9" * 5000 + ', "actions": []}')
+        for command in ("replay", "verify"):
+            code, out, err = self.run(capsys, command, str(deep))
+            assert_one_line_error(code, out, err, "nests arrays and objects 3000 deep")
+            code, out, err = self.run(capsys, command, str(huge))
+            assert_one_line_error(code, out, err, "a whole number of 5000 digits")
+
+    def test_words_after_double_dash_are_left_as_given(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """``replay --json -- -x/y.json`` reads the file -x/y.json, not --deal=-x/y.json."""
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / "-x").mkdir()
+        (tmp_path / "-x" / "y.json").write_text(
+            json.dumps({"game": "beor", "players": 2, "seed": 3, "options": {}, "actions": []})
+        )
+        code, out, err = self.run(capsys, "replay", "--json", "--", "-x/y.json")
+        assert (code, err) == (0, "")
+        assert json.loads(out)["game"] == "beor"
+
+    def test_a_bug_is_one_line_naming_its_report(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        import parlour.cli.general as general
+
+        def broken(args: object) -> int:
+            raise KeyError("a bug")
+
+        monkeypatch.setattr(general, "_cmd_games", broken)
+        code, out, err = self.run(capsys, "games")
+        assert code == 70 and out == ""
+        assert len(err.splitlines()) == 1 and "Traceback" not in err
+        assert err.startswith("parlour games: internal error (a bug in Parlour, not your input)")
+        report = Path(err.rsplit("the full report is in ", 1)[1].strip())
+        try:
+            text = report.read_text()
+            assert "Traceback" in text and "KeyError: 'a bug'" in text and "'games'" in text
+        finally:
+            report.unlink()
+
+    def test_argparse_errors_stay_on_one_line(self, capsys: pytest.CaptureFixture[str]) -> None:
+        code, out, err = self.run(capsys, "schema", "a\x1eb\nc", "extra")
+        assert_one_line_error(code, out, err, "unrecognized arguments")
+
+    def test_a_symlinked_arena_save_folder_is_written_through(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        real = tmp_path / "real"
+        real.mkdir()
+        (tmp_path / "link").symlink_to(real)
+        code, _, err = run(
+            capsys,
+            "arena",
+            "beor",
+            "--agents",
+            "random,heuristic",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+            "--save",
+            str(tmp_path / "link"),
+            "--json",
+        )
+        assert code == 0, err
+        assert (tmp_path / "link").is_symlink()
+        assert sorted(p.name for p in real.iterdir()) == ["arena.json", "game-00000.json"]

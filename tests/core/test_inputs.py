@@ -138,6 +138,13 @@ class TestPath:
         with pytest.raises(InvalidInput, match="NUL"):
             parse_path("a\0b", field="--save")
 
+    def test_names_too_long_for_the_system(self) -> None:
+        with pytest.raises(InvalidInput, match="too long for a file name"):
+            parse_path("[" * 300, field="--out")
+        with pytest.raises(InvalidInput, match="too long for a file name"):
+            parse_path("/".join(["d" * 200] * 30))
+        assert str(parse_path("é" * 127)) == "é" * 127  # 254 bytes
+
     def test_home_is_expanded(self, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv("HOME", "/home/somebody")
         assert str(parse_path("~/game.json")) == "/home/somebody/game.json"

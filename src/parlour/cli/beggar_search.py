@@ -27,6 +27,7 @@ from parlour.cli.common import (
 )
 from parlour.core.files import write_text_atomic
 from parlour.core.game import JSON
+from parlour.core.inputs import quote
 from parlour.games.beggar import BeggarGame
 
 if TYPE_CHECKING:
@@ -161,8 +162,8 @@ def _search_state(args: argparse.Namespace, search: ModuleType) -> SearchState:
     for name, value in given.items():
         if value is not None and value != getattr(saved, name):
             raise CommandError(
-                f"{args.out} holds a search with {name} {getattr(saved, name)!r}, not "
-                f"{value!r}: give another --out FILE or the same {name}"
+                f"{args.out} holds a search with {name} {quote(getattr(saved, name))}, not "
+                f"{quote(value)}: give another --out FILE or the same {name}"
             )
     if args.top is not None and args.top != saved.top_k:
         saved = search.SearchState.from_json({**saved.to_json(), "top_k": args.top})

@@ -36,7 +36,8 @@ class Parser(argparse.ArgumentParser):
     """argparse with a one-line error (``parlour beggar play: error: ...``) and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        # One line whatever the arguments quoted (a word may hold a newline or a separator).
+        sys.stderr.write(f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
         raise SystemExit(2)
 
 

@@ -22,6 +22,7 @@ from parlour.cli.common import (
     print_json,
     progress_bar,
 )
+from parlour.core.inputs import quote
 from parlour.core.options import parse_option_pairs
 from parlour.games import GAMES, find_game
 
@@ -110,7 +111,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         except ValueError as err:
             raise CommandError(str(err)) from None
         if name in {n for n, _ in variants}:
-            raise CommandError(f"--variant: the name {name!r} is used twice")
+            raise CommandError(f"--variant: the name {quote(name)} is used twice")
         variants.append((name, {**base_options, **options}))
     seed = fresh_seed() if args.seed is None else args.seed  # one seed: the same deals for all
     specs = [(name, _spec(args, options, seed)) for name, options in variants]

@@ -9,11 +9,18 @@ import gc
 import json
 import os
 import socket
+import sqlite3
 import sys
 import textwrap
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from parlour.cli.common import CommandError, Parser, int_range, seconds_arg
+from parlour.cli.common import CommandError, Parser, int_range, one_line, seconds_arg
+from parlour.core.inputs import parse_path, quote
+from parlour.errors import ParlourError
+
+if TYPE_CHECKING:
+    from parlour.server.store import Store
 
 __all__ = ["register"]
 
@@ -27,11 +34,39 @@ def _count(low: int, high: int) -> Callable[[str], int]:
     return int_range(low, high)
 
 
+def _checked_db(db: str) -> str:
+    """``--db``: a PostgreSQL URL as given, or an SQLite file name that is not empty (SQLite
+    would take ``''`` for a temporary database and lose every room at exit) and has no NUL."""
+    if db.startswith(("postgresql://", "postgres://")):
+        return db
+    try:
+        return str(parse_path(db, field="--db"))
+    except ParlourError as err:
+        raise CommandError(str(err)) from None
+
+
+def _check_store(store: Store, db: str) -> None:
+    """Open and close the store once before serving, so a file that cannot be opened (a
+    folder, a missing folder) or a database that cannot be reached is one line here, not a
+    traceback from the server's startup."""
+
+    async def check() -> None:
+        await store.open()
+        await store.close()
+
+    try:
+        asyncio.run(check())
+    except (OSError, sqlite3.Error) as err:
+        raise CommandError(f"--db {one_line(db)}: cannot open it: {one_line(str(err))}") from None
+
+
 def _bind(host: str, port: int) -> socket.socket:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as err:
-        raise CommandError(f"--host {host!r} is not an address this machine has: {err}") from None
+        raise CommandError(
+            f"--host {quote(host)} is not an address this machine has: {err}"
+        ) from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -68,7 +103,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         rate=args.rate,
         burst=max(10, int(args.rate * 2)),
     )
-    store = open_store(args.db)
+    store = open_store(_checked_db(args.db))
+    _check_store(store, args.db)
     sock = _bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host

@@ -17,6 +17,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from parlour.core.info import GameInfo
+from parlour.core.inputs import quote
 from parlour.core.log import JSON, Event, LogEntry
 from parlour.core.options import OptionValue, validate_options
 from parlour.core.state import FORMAT, Action, Outcome, State, View, seat_name
@@ -85,7 +86,7 @@ class Game(ABC):
         ):
             raise InvalidOption(
                 f"{info.title} is for {info.min_players} to {info.max_players} players, "
-                f"got {players!r}"
+                f"got {quote(players)}"
             )
         return players
 
@@ -132,7 +133,7 @@ class Game(ABC):
         if isinstance(action_id, bool) or not isinstance(action_id, int) or not 0 <= action_id < n:
             raise InvalidNotation(
                 f"an action id of {self.info.title} is a whole number from 0 to {n - 1}, "
-                f"got {action_id!r}"
+                f"got {quote(action_id)}"
             )
         return action_id
 

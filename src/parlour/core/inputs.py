@@ -38,6 +38,8 @@ __all__ = [
     "MAX_INT_DIGITS",
     "MAX_JSON_BYTES",
     "MAX_JSON_DEPTH",
+    "MAX_NAME_BYTES",
+    "MAX_PATH_BYTES",
     "check_int",
     "check_json",
     "parse_duration",
@@ -62,6 +64,12 @@ MAX_JSON_BYTES = 64 * 1024 * 1024
 
 MAX_JSON_DEPTH = 64
 """The deepest nesting of JSON arrays and objects accepted by default (records nest about 6)."""
+
+MAX_NAME_BYTES = 255
+"""The longest name of one file or folder most file systems take (NAME_MAX)."""
+
+MAX_PATH_BYTES = 4095
+"""The longest path the system takes (PATH_MAX, less its NUL)."""
 
 _QUOTE_LIMIT = 60
 _ASCII_DIGITS = re.compile(r"[0-9]+")
@@ -284,7 +292,9 @@ def parse_option_pair(text: str, *, error: type[ParlourError] = InvalidInput) ->
 
 def parse_path(text: str | os.PathLike[str], *, field: str = "the file name") -> Path:
     """A file name from the user: never empty or blank, never holding a NUL (the system cannot
-    open such a name), at most 4,096 characters; ``~`` and ``~user`` at its start are expanded.
+    open such a name), at most :data:`MAX_NAME_BYTES` bytes a folder or file name and
+    :data:`MAX_PATH_BYTES` in all (longer ones fail in the system with "File name too long");
+    ``~`` and ``~user`` at its start are expanded.
 
     Whether the file exists or can be written is for the reader or writer to say.
 
@@ -298,8 +308,17 @@ def parse_path(text: str | os.PathLike[str], *, field: str = "the file name") ->
         raise InvalidInput(f"{_where(field)} is empty")
     if "\0" in raw:
         raise InvalidInput(f"{_where(field)} holds a NUL character: {quote(raw)}")
-    if len(raw) > 4096:
-        raise InvalidInput(f"{_where(field)} is longer than 4096 characters")
+    try:
+        encoded = os.fsencode(raw)
+    except UnicodeError:
+        raise InvalidInput(f"{_where(field)} cannot be a file name here: {quote(raw)}") from None
+    if len(encoded) > MAX_PATH_BYTES or any(
+        len(part) > MAX_NAME_BYTES for part in encoded.split(b"/")
+    ):
+        raise InvalidInput(
+            f"{_where(field)} is too long for a file name (at most {MAX_NAME_BYTES} bytes a "
+            f"name and {MAX_PATH_BYTES} in all): {quote(raw)}"
+        )
     try:
         return Path(raw).expanduser()
     except RuntimeError:  # ~nobody: no such user's home folder

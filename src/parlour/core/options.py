@@ -83,7 +83,7 @@ class OptionSpec:
                 return False
             raise InvalidOption(f"{where} must be true or false, got {quote(value)}")
         if self.kind != "int":
-            raise InvalidOption(f"{where} has an unknown kind {self.kind!r}")
+            raise InvalidOption(f"{where} has an unknown kind {quote(self.kind)}")
         extra = " or none" if self.nullable else ""
         try:
             if isinstance(value, str):

@@ -108,7 +108,7 @@ class TableEntry:
             raise InvalidRecord(f"{where} field 'entry' is longer than {MAX_TEXT} characters")
         unknown = sorted(set(obj) - {"at", "entry", "by", "votes"})
         if unknown:
-            raise InvalidRecord(f"{where} has unknown field {unknown[0]!r}")
+            raise InvalidRecord(f"{where} has unknown field {quote(unknown[0])}")
         at = obj.get("at")
         if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= actions:
             raise InvalidRecord(f"{where} field 'at' must be 0 to {actions}, got {quote(at)}")
@@ -160,7 +160,7 @@ class Record:
             )
         for name in ("game", "players", "seed", "actions"):
             if name not in obj:
-                raise InvalidRecord(f"record has no {name!r} field")
+                raise InvalidRecord(f"record has no {quote(name)} field")
         game, players, options, actions = (
             obj["game"],
             obj["players"],
@@ -287,7 +287,7 @@ def replay(record: Record, game: Game) -> tuple[State, ...]:
             table entry is refused; the message names the field, or the index, text and reason.
     """
     if record.game != game.name:
-        raise InvalidRecord(f"record is for {record.game!r}, not {game.name!r}")
+        raise InvalidRecord(f"record is for {quote(record.game)}, not {quote(game.name)}")
     record = record.upgraded(game)
     try:
         deal = record.deal
@@ -308,7 +308,7 @@ def replay(record: Record, game: Game) -> tuple[State, ...]:
                 state = state.apply_table(entry.entry, by=entry.by, votes=entry.votes)
             except ParlourError as err:
                 raise InvalidRecord(
-                    f"table entry {index} {entry.entry!r} is refused: {err}"
+                    f"table entry {index} {quote(entry.entry)} is refused: {err}"
                 ) from None
             states.append(state)
 
@@ -317,7 +317,7 @@ def replay(record: Record, game: Game) -> tuple[State, ...]:
         try:
             state = state.apply(text)
         except ParlourError as err:
-            raise InvalidRecord(f"action {index} {text!r} is illegal: {err}") from None
+            raise InvalidRecord(f"action {index} {quote(text)} is illegal: {err}") from None
         states.append(state)
     table_until(len(record.actions))
     return tuple(states)

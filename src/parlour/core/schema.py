@@ -15,6 +15,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 
 from parlour.core.game import JSON, Game
+from parlour.core.inputs import quote
 from parlour.errors import InvalidOption
 
 __all__ = ["schema", "schema_name", "schema_names"]
@@ -68,7 +69,7 @@ def schema_name(name: str, games: tuple[Game, ...]) -> str:
     files = _files(games)
     found = _resolve(name.strip().lower(), files, games) if isinstance(name, str) else None
     if found is None:
-        raise InvalidOption(f"unknown schema {name!r}; the schemas are: {', '.join(files)}")
+        raise InvalidOption(f"unknown schema {quote(name)}; the schemas are: {', '.join(files)}")
     return found
 
 

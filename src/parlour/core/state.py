@@ -26,6 +26,11 @@ FORMAT = 1
 """The ``"format"`` of every JSON document Parlour writes (records, states, views)."""
 
 
+MAX_ACTION_TEXT = 200
+"""The longest text read as an action or a table entry (the longest notation is a few dozen
+characters); longer text is refused before any game reads it, so no message quotes it whole."""
+
+
 def seat_name(seat: int) -> str:
     """How messages to people name a seat: seat 0 is "Player 1"."""
     return f"Player {seat + 1}"
@@ -58,7 +63,7 @@ class Outcome:
     def __post_init__(self) -> None:
         clash = sorted(set(self.details) & {"result", "winners", "ranks", "returns", "scores"})
         if clash:
-            raise ValueError(f"an outcome's details may not be named {clash[0]!r}")
+            raise ValueError(f"an outcome's details may not be named {quote(clash[0])}")
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -206,6 +211,10 @@ class State(ABC):
         """
         if not isinstance(text, str):
             raise InvalidNotation(f"an action is written as text, got {quote(text)}")
+        if len(text) > MAX_ACTION_TEXT:
+            raise InvalidNotation(
+                f"an action is at most {MAX_ACTION_TEXT} characters, got {quote(text)}"
+            )
         if self.is_over:
             raise GameOver(f"the game is over: {quote(text.strip())} cannot be played")
         action = self._parse(text)
@@ -259,8 +268,10 @@ class State(ABC):
             InvalidNotation: the text is not a table entry of this game.
             IllegalAction: the rules refuse the entry here; the message names the rule.
         """
-        if not isinstance(text, str):
-            raise InvalidNotation(f"a table entry is written as text, got {quote(text)}")
+        if not isinstance(text, str) or len(text) > MAX_ACTION_TEXT:
+            raise InvalidNotation(
+                f"a table entry is text of at most {MAX_ACTION_TEXT} characters, got {quote(text)}"
+            )
         self._check_seat(by)
         try:
             voters = frozenset(votes)
@@ -335,7 +346,7 @@ class State(ABC):
         """
         self._check_seat(seat)
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
-            raise InvalidOption(f"since must be a whole number of at least 0, got {since!r}")
+            raise InvalidOption(f"since must be a whole number of at least 0, got {quote(since)}")
         wanted = self.log_length() - since
         chain: list[State] = []
         state: State | None = self

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from parlour.core.game import Action, Agent, State
+from parlour.core.inputs import quote
 
 __all__ = ["POLICIES", "Strategy"]
 
@@ -52,7 +53,7 @@ class Strategy:
             )
         if self.policy not in POLICIES:
             raise ValueError(
-                f"a strategy's policy is one of {', '.join(POLICIES)}, got {self.policy!r}"
+                f"a strategy's policy is one of {', '.join(POLICIES)}, got {quote(self.policy)}"
             )
         if not self.exploration >= 0:
             raise ValueError(f"a strategy's exploration is at least 0, got {self.exploration}")

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from parlour.core.game import Game, State
+from parlour.core.inputs import quote
 from parlour.core.record import Record, replay
 from parlour.errors import InvalidOption, InvalidRecord
 from parlour.games.beggar import BeggarGame
@@ -31,7 +32,7 @@ def find_game(name: str) -> Game:
     """
     game = _BY_NAME.get(name.strip().lower()) if isinstance(name, str) else None
     if game is None:
-        raise InvalidOption(f"unknown game {name!r}: the games are {', '.join(GAMES)}")
+        raise InvalidOption(f"unknown game {quote(name)}: the games are {', '.join(GAMES)}")
     return game
 
 

@@ -317,7 +317,7 @@ def search_step(
         InvalidOption: ``deals`` below 1 or a bad worker count.
     """
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-        raise InvalidOption(f"deals must be a whole number of at least 1, got {deals!r}")
+        raise InvalidOption(f"deals must be a whole number of at least 1, got {quote(deals)}")
     run = _Threads(resolve_workers(workers)) if backend is None else backend
     if state.strategy == "climb":
         with closing(run.climbs(state, deals)) as climbed:

@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parlour.core.game import JSON
+from parlour.core.inputs import quote
 from parlour.core.rng import check_seed, derive_seed
 from parlour.errors import InvalidOption
 from parlour.games.beggar import BeggarGame, format_deal_ranks, play_to_end
@@ -186,7 +187,7 @@ def run_stats(
     check_seed(seed)
     typed = game.typed_options(options)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise InvalidOption(f"games must be a whole number of at least 1, got {games!r}")
+        raise InvalidOption(f"games must be a whole number of at least 1, got {quote(games)}")
     out = []
     for i in range(games):
         out.append(play_one(players, derive_seed(seed, i), options))
@@ -270,7 +271,7 @@ def run_fast_stats(
     check_seed(seed)
     typed = game.typed_options(options)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise InvalidOption(f"games must be a whole number of at least 1, got {games!r}")
+        raise InvalidOption(f"games must be a whole number of at least 1, got {quote(games)}")
     stats = FastStats(players, seed, typed.to_json())
     for start in range(0, games, FAST_BATCH):
         count = min(FAST_BATCH, games - start)

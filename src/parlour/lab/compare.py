@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.core.game import JSON
+from parlour.core.inputs import quote
 from parlour.lab import stats
 from parlour.lab.metrics import MetricSpec, specs_for
 
@@ -30,12 +31,12 @@ def parse_variant(text: str) -> tuple[str, dict[str, str]]:
     """
     name, sep, rest = text.partition(":")
     if not sep or not name.strip() or not rest.strip():
-        raise ValueError(f"--variant is NAME:OPTION=VALUE[,OPTION=VALUE], got {text!r}")
+        raise ValueError(f"--variant is NAME:OPTION=VALUE[,OPTION=VALUE], got {quote(text)}")
     options: dict[str, str] = {}
     for pair in rest.split(","):
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
-            raise ValueError(f"--variant {name}: options are OPTION=VALUE, got {pair!r}")
+            raise ValueError(f"--variant {name}: options are OPTION=VALUE, got {quote(pair)}")
         options[key.strip()] = value.strip()
     return name.strip(), options
 

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from parlour.core.game import JSON, LogEntry, State
+from parlour.core.inputs import quote
 from parlour.games import find_game
 from parlour.lab import stats
 from parlour.lab.metrics_beggar import KernelResults, beggar_figures, beggar_reading
@@ -75,7 +76,7 @@ class MetricSpec:
 
     def __post_init__(self) -> None:
         if self.aggregation not in AGGREGATIONS:
-            raise ValueError(f"aggregation is one of {AGGREGATIONS}, got {self.aggregation!r}")
+            raise ValueError(f"aggregation is one of {AGGREGATIONS}, got {quote(self.aggregation)}")
 
     @property
     def key(self) -> str:
@@ -290,8 +291,9 @@ def aggregate(game: str, players: int, rows: Sequence[Mapping[str, JSON]]) -> di
     for number, row in enumerate(rows):
         if row.get("game") != name or row.get("players") != players:
             raise ValueError(
-                f"row {number} is a game of {row.get('game')!r} for {row.get('players')!r} "
-                f"players, not of {name!r} for {players}"
+                f"row {number} is a game of {quote(row.get('game'))} "
+                f"for {quote(row.get('players'))} "
+                f"players, not of {quote(name)} for {players}"
             )
     found: dict[str, JSON] = {}
     for spec in specs_for(name):
@@ -320,16 +322,16 @@ def _numbers(rows: Sequence[Mapping[str, JSON]], key: str, seat: int | None) -> 
     values: list[float] = []
     for number, row in enumerate(rows):
         if key not in row:
-            raise ValueError(f"row {number} has no figure {key!r}")
+            raise ValueError(f"row {number} has no figure {quote(key)}")
         value = row[key]
         if seat is not None:
             if not isinstance(value, list) or len(value) <= seat:
-                raise ValueError(f"row {number}: figure {key!r} is not a list of one a seat")
+                raise ValueError(f"row {number}: figure {quote(key)} is not a list of one a seat")
             value = value[seat]
         if value is None:
             continue
         if isinstance(value, str) or not isinstance(value, int | float):
-            raise ValueError(f"row {number}: figure {key!r} is {value!r}, not a number")
+            raise ValueError(f"row {number}: figure {quote(key)} is {quote(value)}, not a number")
         values.append(float(value))
     return values
 

@@ -28,6 +28,7 @@ from typing import Any
 from parlour.bots import make_agent
 from parlour.bots.arena import play_to_end
 from parlour.core.game import JSON
+from parlour.core.inputs import quote
 from parlour.errors import InvalidOption
 from parlour.games import find_game
 
@@ -65,7 +66,7 @@ class RunSpec:
         for spec in self.agents:
             make_agent(spec, game)
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
-            raise InvalidOption(f"--games: a whole number of at least 1, got {self.games!r}")
+            raise InvalidOption(f"--games: a whole number of at least 1, got {quote(self.games)}")
         return RunSpec(game.name, players, tuple(self.agents), self.games, self.seed, options)
 
     def to_json(self) -> dict[str, JSON]:
@@ -231,7 +232,7 @@ def run(
     """
     spec = spec.checked()
     if backend not in BACKENDS:
-        raise InvalidOption(f"--backend: one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise InvalidOption(f"--backend: one of {', '.join(BACKENDS)}, got {quote(backend)}")
     if scheduler is not None and backend != "dask":
         raise InvalidOption("--scheduler is for --backend dask")
     with closing(RunStore(out, spec, variant)) as store:

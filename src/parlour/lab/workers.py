@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from parlour.core.inputs import quote
 from parlour.errors import InvalidOption
 
 __all__ = ["resolve_workers"]
@@ -18,5 +19,5 @@ def resolve_workers(workers: int | None) -> int:
     if workers is None:
         return os.cpu_count() or 1
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidOption(f"workers must be a whole number of at least 1, got {workers!r}")
+        raise InvalidOption(f"workers must be a whole number of at least 1, got {quote(workers)}")
     return workers

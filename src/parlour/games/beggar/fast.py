@@ -30,6 +30,7 @@ from typing import TypeAlias
 
 import numpy as np
 
+from parlour.core.inputs import quote
 from parlour.core.rng import check_seed
 from parlour.errors import InvalidOption
 from parlour.games.beggar import (
@@ -118,7 +119,9 @@ def check_workers(workers: int) -> int:
 
 def _check_count(value: object, field: str, *, minimum: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise InvalidOption(f"{field} must be a whole number of at least {minimum}, got {value!r}")
+        raise InvalidOption(
+            f"{field} must be a whole number of at least {minimum}, got {quote(value)}"
+        )
 
 
 def _typed(options: Options, detect_loops: bool) -> tuple[int, int]:

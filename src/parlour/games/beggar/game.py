@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from parlour.core.game import JSON, Action, Game, GameInfo, View
+from parlour.core.inputs import quote
 from parlour.core.rng import check_seed, make_rng
 from parlour.errors import InvalidNotation
 from parlour.games.beggar.notation import MAX_PLAYERS, MIN_PLAYERS, parse_deal, random_deal
@@ -64,7 +65,7 @@ class BeggarGame(Game):
         elif isinstance(deal, str):
             hands = parse_deal(deal, players)
         else:
-            raise InvalidNotation(f"a Beggar-My-Neighbour deal is an M9 string, got {deal!r}")
+            raise InvalidNotation(f"a Beggar-My-Neighbour deal is an M9 string, got {quote(deal)}")
         return BeggarState._start(hands, typed, hands)
 
     def sample(self, view: View, rng: random.Random) -> BeggarState:
@@ -79,7 +80,7 @@ class BeggarGame(Game):
         """
         if not isinstance(action, Play):
             raise InvalidNotation(
-                f"{str(action)!r} is not an action of Beggar-My-Neighbour: the only action is "
+                f"{quote(str(action))} is not an action of Beggar-My-Neighbour: the only action is "
                 "'play' (id 0)"
             )
         return 0

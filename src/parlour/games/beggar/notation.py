@@ -19,6 +19,7 @@ from enum import Enum
 from typing import TypeAlias
 
 from parlour.cards import Card, Rank, deck52, parse_card
+from parlour.core.inputs import quote
 from parlour.errors import InvalidNotation
 
 __all__ = [
@@ -124,7 +125,8 @@ def _parse_hand(text: str, seat: int) -> tuple[Token, ...]:
         # One long word is a rank-only hand with a stray character; say which.
         index, char = next((i, ch) for i, ch in enumerate(body) if ch not in _RANK_ONLY_CHARS)
         raise InvalidNotation(
-            f"hand {seat + 1} of the deal: unknown character {char!r} at position {index + 1}; "
+            f"hand {seat + 1} of the deal: unknown character {quote(char)} "
+            f"at position {index + 1}; "
             "rank-only hands use A K Q J for court cards and - for number cards (M9)"
         )
     hand: list[Token] = []
@@ -133,7 +135,7 @@ def _parse_hand(text: str, seat: int) -> tuple[Token, ...]:
             hand.append(parse_card(tok))
         except InvalidNotation:
             raise InvalidNotation(
-                f"hand {seat + 1} of the deal: {tok!r} is neither a card (AS, TH, 7C) nor a "
+                f"hand {seat + 1} of the deal: {quote(tok)} is neither a card (AS, TH, 7C) nor a "
                 "rank-only hand of A K Q J and - (M9)"
             ) from None
     return tuple(hand)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.cards import Card
+from parlour.core.inputs import quote
 from parlour.core.record import check_format
 from parlour.errors import InvalidNotation, InvalidOption, InvalidRecord
 from parlour.games.beggar.history import Cycle, History, Position, position_key
@@ -44,32 +45,32 @@ class _Reader:
         self.obj = check_format(obj, what)
         unknown = sorted(set(self.obj) - fields)
         if unknown:
-            raise InvalidRecord(f"{what} has unknown field {unknown[0]!r}")
+            raise InvalidRecord(f"{what} has unknown field {quote(unknown[0])}")
         missing = sorted(fields - {"format"} - set(self.obj))
         if missing:
-            raise InvalidRecord(f"{what} has no field {missing[0]!r}")
+            raise InvalidRecord(f"{what} has no field {quote(missing[0])}")
         self.players = 0
 
     def fail(self, name: str, problem: str) -> InvalidRecord:
-        return InvalidRecord(f"{self.what} field {name!r} {problem}")
+        return InvalidRecord(f"{self.what} field {quote(name)} {problem}")
 
     def whole(self, name: str, value: Any, low: int = 0, high: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise self.fail(name, f"must be a whole number of at least {low}, got {value!r}")
+            raise self.fail(name, f"must be a whole number of at least {low}, got {quote(value)}")
         if high is not None and value > high:
-            raise self.fail(name, f"must be {low} to {high}, got {value!r}")
+            raise self.fail(name, f"must be {low} to {high}, got {quote(value)}")
         return value
 
     def flag(self, name: str) -> bool:
         value = self.obj[name]
         if not isinstance(value, bool):
-            raise self.fail(name, f"must be true or false, got {value!r}")
+            raise self.fail(name, f"must be true or false, got {quote(value)}")
         return value
 
     def items(self, name: str, value: Any, size: int | None = None) -> list[Any]:
         if not isinstance(value, list) or (size is not None and len(value) != size):
             count = "a list" if size is None else f"a list of {size}"
-            raise self.fail(name, f"must be {count}, got {value!r}")
+            raise self.fail(name, f"must be {count}, got {quote(value)}")
         return value
 
     def seat(self, name: str, value: Any, nullable: bool) -> int | None:
@@ -82,7 +83,7 @@ class _Reader:
             self.whole(name, v, 0, self.players - 1) for v in self.items(name, self.obj[name])
         )
         if len(set(seats)) != len(seats):
-            raise self.fail(name, f"lists a seat twice: {self.obj[name]!r}")
+            raise self.fail(name, f"lists a seat twice: {quote(self.obj[name])}")
         return seats
 
     def tokens(self, name: str, value: Any) -> tuple[Token, ...]:
@@ -90,12 +91,12 @@ class _Reader:
         for text in self.items(name, value):
             try:
                 if not isinstance(text, str):
-                    raise InvalidNotation(f"{text!r} is not a card")
+                    raise InvalidNotation(f"{quote(text)} is not a card")
                 token = parse_token(text)
             except InvalidNotation as err:
                 raise self.fail(name, f"holds a card that is not one: {err}") from None
             if format_token(token) != text:
-                raise self.fail(name, f"writes {format_token(token)} as {text!r}")
+                raise self.fail(name, f"writes {format_token(token)} as {quote(text)}")
             out.append(token)
         return tuple(out)
 
@@ -103,7 +104,7 @@ class _Reader:
         value = self.obj["options"]
         try:
             if not isinstance(value, dict):
-                raise InvalidOption(f"options are a JSON object, got {value!r}")
+                raise InvalidOption(f"options are a JSON object, got {quote(value)}")
             return typed_options(value)
         except InvalidOption as err:
             raise self.fail("options", f"is wrong: {err}") from None
@@ -113,11 +114,11 @@ class _Reader:
         if value is None:
             return None
         if not isinstance(value, dict):
-            raise self.fail("cycle", f"must be an object or null, got {value!r}")
+            raise self.fail("cycle", f"must be an object or null, got {quote(value)}")
         ints = [self.whole("cycle", value.get(k)) for k in _CYCLE_FIELDS]
         cycle = Cycle(*ints)
         if cycle.to_json() != value or cycle.length_cards < 1 or cycle.length_tricks < 1:
-            raise self.fail("cycle", f"is not a cycle of M10: {value!r}")
+            raise self.fail("cycle", f"is not a cycle of M10: {quote(value)}")
         return cycle
 
     def table(self, full: bool) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import ClassVar, Self
 
 from parlour.cards import Card
 from parlour.core.game import FORMAT, JSON, Action, Event, Game, Outcome, State
+from parlour.core.inputs import quote
 from parlour.errors import InvalidNotation
 from parlour.games.beggar.events import BeggarEvent, TurnedCard
 from parlour.games.beggar.history import Cycle, History, Position, position_key
@@ -284,7 +285,7 @@ class BeggarState(State):
 
     def _refusal(self, text: str) -> str:
         return (
-            f"{text!r} is not an action of Beggar-My-Neighbour: the only action is 'play', "
+            f"{quote(text)} is not an action of Beggar-My-Neighbour: the only action is 'play', "
             "turn your top card (the game has no decisions)"
         )
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from parlour.core.game import JSON, Action, Game, GameInfo, View
+from parlour.core.inputs import quote
 from parlour.core.rng import check_seed, make_rng
 from parlour.errors import InvalidNotation
 from parlour.games.beor.deal import deal_from_seed, parse_deal
@@ -85,7 +86,7 @@ class BeorGame(Game):
                 card that is not a 4 or 7, B7).
         """
         if not isinstance(action, Move):
-            raise InvalidNotation(f"{action!r} is not a BEOR action")
+            raise InvalidNotation(f"{quote(action)} is not a BEOR action")
         found = ACTION_IDS.get(action)
         if found is None:
             raise InvalidNotation(f"{action} is never legal in BEOR (B4, B7), so it has no id")

@@ -23,6 +23,7 @@ from itertools import combinations
 
 from parlour.cards import JOKERS, Card, Rank, deck52, deck54, parse_card
 from parlour.core.game import Action
+from parlour.core.inputs import quote
 from parlour.errors import InvalidNotation
 
 __all__ = [
@@ -57,7 +58,7 @@ def base_index(text: str) -> int:
     """``black``/``b`` ... ``red``/``r`` (any case) as 0..3; InvalidNotation otherwise."""
     key = text.strip().lower()
     if key not in _BASE_BY_TEXT:
-        raise InvalidNotation(f"{text.strip()!r} is not a base: write black, even, odd or red")
+        raise InvalidNotation(f"{quote(text.strip())} is not a base: write black, even, odd or red")
     return _BASE_BY_TEXT[key]
 
 
@@ -169,7 +170,7 @@ def parse_action(text: str) -> Move:
     card_text, sep, rest = text.strip().partition(">")
     if not sep:
         raise InvalidNotation(
-            f"{text.strip()!r} is not a BEOR action: write CARD>BASE or CARD>BASE/STOCK, "
+            f"{quote(text.strip())} is not a BEOR action: write CARD>BASE or CARD>BASE/STOCK, "
             "e.g. 7H>red or 7H>red/black"
         )
     base_text, slash, stock_text = rest.partition("/")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from parlour.core.inputs import quote
 from parlour.core.log import JSON
 from parlour.core.options import OptionSpec, OptionValue, validate_options
 from parlour.errors import InvalidOption, InvalidRecord
@@ -70,7 +71,9 @@ def typed_options(values: Mapping[str, OptionValue]) -> BeorOptions:
     """Options checked by :func:`parlour.core.options.validate_options` as :class:`BeorOptions`."""
     max_turns = values["max_turns"]
     if isinstance(max_turns, bool) or not isinstance(max_turns, int):
-        raise InvalidOption(f"option max_turns of beor must be a whole number, got {max_turns!r}")
+        raise InvalidOption(
+            f"option max_turns of beor must be a whole number, got {quote(max_turns)}"
+        )
     return BeorOptions(
         natural_win=bool(values["natural_win"]),
         flip_reverses_order=bool(values["flip_reverses_order"]),
@@ -87,7 +90,7 @@ def options_from_json(obj: object, where: str) -> BeorOptions:
         InvalidRecord: naming ``where`` and the option at fault.
     """
     if not isinstance(obj, dict):
-        raise InvalidRecord(f"{where} must be an object of options, got {obj!r}")
+        raise InvalidRecord(f"{where} must be an object of options, got {quote(obj)}")
     try:
         return typed_options(validate_options("beor", OPTION_SPECS, obj))
     except InvalidOption as err:

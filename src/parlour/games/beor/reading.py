@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from parlour.cards import Card, parse_card
+from parlour.core.inputs import quote
 from parlour.core.record import check_format
 from parlour.core.rng import check_seed
 from parlour.errors import InvalidNotation, InvalidOption, InvalidRecord
@@ -44,10 +45,10 @@ class _Doc:
         self.what = what
         unknown = sorted(set(self.obj) - set(fields))
         if unknown:
-            raise InvalidRecord(f"{what} has unknown field {unknown[0]!r}")
+            raise InvalidRecord(f"{what} has unknown field {quote(unknown[0])}")
 
     def where(self, name: str) -> str:
-        return f"{self.what} field {name!r}"
+        return f"{self.what} field {quote(name)}"
 
     def get(self, name: str) -> Any:
         if name not in self.obj:
@@ -60,7 +61,7 @@ class _Doc:
     def whole(self, name: str, value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InvalidRecord(
-                f"{self.where(name)} must be a whole number of at least 0, got {value!r}"
+                f"{self.where(name)} must be a whole number of at least 0, got {quote(value)}"
             )
         return value
 
@@ -72,7 +73,8 @@ class _Doc:
     def one_seat(self, name: str, players: int, value: object, also: str = "") -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
             raise InvalidRecord(
-                f"{self.where(name)} must be a seat from 0 to {players - 1}{also}, got {value!r}"
+                f"{self.where(name)} must be a seat from 0 to {players - 1}{also}, "
+                f"got {quote(value)}"
             )
         return value
 
@@ -144,7 +146,7 @@ class _Doc:
         if result not in _RESULTS or (result == "win") != (winner is not None):
             raise InvalidRecord(
                 f"{self.where('result')} must be null, win (with a winner) or draw (without), "
-                f"got {result!r}"
+                f"got {quote(result)}"
             )
         return winner, result
 
@@ -273,7 +275,7 @@ def read_view(obj: object) -> BeorView:
     doc = _Doc(obj, "BEOR view", _VIEW_FIELDS)
     players = doc.get("players")
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
-        raise InvalidRecord(f"{doc.where('players')} must be 2 to 5, got {players!r}")
+        raise InvalidRecord(f"{doc.where('players')} must be 2 to 5, got {quote(players)}")
     seat = doc.seat("seat", players, doc.get("seat"), none=True)
     options = options_from_json(doc.get("options"), doc.where("options"))
     hand_obj = doc.get("hand")

@@ -17,6 +17,7 @@ from typing import ClassVar, Self
 
 from parlour.cards import Card, Rank
 from parlour.core.game import FORMAT, JSON, Action, Event, Game, Outcome, State
+from parlour.core.inputs import quote
 from parlour.errors import InvalidNotation
 from parlour.games.beor.deal import BeorDeal, deck_for
 from parlour.games.beor.events import BeorEvent, TurnLimit, Won
@@ -278,7 +279,7 @@ class BeorState(State):
         except InvalidNotation as err:
             return str(err)
         why = refusal(move, self._to_move, self._hands[self._to_move], self._stocks)
-        return why or f"{text.strip()!r} is not legal here"
+        return why or f"{quote(text.strip())} is not legal here"
 
     def _apply(self, action: Action) -> Self:
         """A turn: play and draw (B4, B6, B7), the goal (B5), a restock when the draw emptied

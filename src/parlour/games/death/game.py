@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from parlour.cards import deck52
 from parlour.core.game import JSON, Action, Game, GameInfo, View
+from parlour.core.inputs import quote
 from parlour.core.rng import check_seed, derive_seed, make_rng
 from parlour.errors import IllegalAction, InvalidNotation, InvalidOption, InvalidRecord
 from parlour.games.death.notation import (
@@ -111,7 +112,9 @@ class DeathGame(Game):
                 number of at least 0 (naming ``deal_number``).
         """
         if isinstance(number, bool) or not isinstance(number, int) or number < 0:
-            raise InvalidOption(f"deal_number must be a whole number of at least 0, got {number!r}")
+            raise InvalidOption(
+                f"deal_number must be a whole number of at least 0, got {quote(number)}"
+            )
         return match_deal(self.check_players(players), check_seed(seed), number)
 
     def sample(self, view: View, rng: random.Random) -> DeathState:
@@ -163,7 +166,7 @@ class DeathGame(Game):
             try:
                 entry = parse_table_entry(text)
             except (InvalidNotation, IllegalAction) as err:
-                raise InvalidRecord(f"action {index} {text!r} is refused: {err}") from None
+                raise InvalidRecord(f"action {index} {quote(text)} is refused: {err}") from None
             moved.append((len(kept), str(entry), None))
         return tuple(kept), tuple(moved)
 

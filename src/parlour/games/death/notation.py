@@ -20,6 +20,7 @@ from typing import Any
 
 from parlour.cards import Card, Rank, Suit, deck52, parse_card
 from parlour.core.game import Action
+from parlour.core.inputs import quote
 from parlour.errors import IllegalAction, InvalidNotation
 
 __all__ = [
@@ -187,14 +188,14 @@ def parse_action(text: str) -> Action:
     if found:
         drinks, player = int(found.group(1)), int(found.group(2))
         if drinks < 1 or player < 1:
-            raise InvalidNotation(f"{t!r}: drinks and player numbers count from 1")
+            raise InvalidNotation(f"{quote(t)}: drinks and player numbers count from 1")
         return Give(drinks, player - 1)
     try:
         return Throw(parse_card(t))
     except InvalidNotation:
         extra = " (doh, delay and illegal are table entries, G13)" if is_table_text(t) else ""
         raise InvalidNotation(
-            f"{t!r} is not an action of the Game of Death: write a card (7C), pass or "
+            f"{quote(t)} is not an action of the Game of Death: write a card (7C), pass or "
             f"give N>Pk{extra}"
         ) from None
 
@@ -219,15 +220,15 @@ def parse_table_entry(text: str) -> TablePenalty | IllegalShow:
     found = _PENALTY.match(t)
     if found is None:
         raise InvalidNotation(
-            f"{t!r} is not a table entry of the Game of Death: write doh Pk, delay Pk or "
+            f"{quote(t)} is not a table entry of the Game of Death: write doh Pk, delay Pk or "
             "illegal CARD (G13)"
         )
     reason, drinks, player = found.group(1).lower(), found.group(2), int(found.group(3))
     if player < 1 or (drinks is not None and int(drinks) < 1):
-        raise InvalidNotation(f"{t!r}: drinks and player numbers count from 1")
+        raise InvalidNotation(f"{quote(t)}: drinks and player numbers count from 1")
     if drinks is not None and int(drinks) > 1:
         raise IllegalAction(
-            f"{t!r}: a {TABLE_REASONS[reason]} penalty is one drink, not {int(drinks)} (G13)"
+            f"{quote(t)}: a {TABLE_REASONS[reason]} penalty is one drink, not {int(drinks)} (G13)"
         )
     return TablePenalty(reason, player - 1)
 

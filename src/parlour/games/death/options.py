@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from parlour.core.inputs import quote
 from parlour.core.log import JSON
 from parlour.core.options import OptionSpec, OptionValue
 from parlour.errors import InvalidOption
@@ -72,7 +73,7 @@ def typed_options(values: Mapping[str, OptionValue], players: int) -> DeathOptio
     """
     sober = values["sober"]
     if not isinstance(sober, tuple):
-        raise InvalidOption(f"option sober of death lists player numbers, got {sober!r}")
+        raise InvalidOption(f"option sober of death lists player numbers, got {quote(sober)}")
     if any(k > players for k in sober):
         raise InvalidOption(
             f"option sober of death names Player {max(sober)}, but there are {players} players"

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from parlour.core.game import Action, Outcome, View, seat_name
+from parlour.core.inputs import quote
 from parlour.core.present import (
     Forfeit,
     Presenter,
@@ -85,7 +86,7 @@ def parse_split(line: str, left: int, example: str) -> list[tuple[int, int]] | s
         if not (who.isascii() and who.isdigit()) or (
             sep and not (many.isascii() and many.isdigit())
         ):
-            return f"{part!r}: write a player's number (3) or player=drinks (2=3 3=2)."
+            return f"{quote(part)}: write a player's number (3) or player=drinks (2=3 3=2)."
         split.append((int(who), int(many) if sep else 0))
     if len(split) == 1 and split[0][1] == 0:
         split = [(split[0][0], left)]

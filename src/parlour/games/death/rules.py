@@ -18,6 +18,7 @@ from typing import ClassVar, Self
 
 from parlour.cards import Card, Rank
 from parlour.core.game import JSON, Action, Event, Game, Outcome, State
+from parlour.core.inputs import quote
 from parlour.errors import GameOver, IllegalAction
 from parlour.games.death.events import (
     DeathEvent,
@@ -364,7 +365,7 @@ class DeathState(State):
         entry = parse_table_entry(text)
         pos = self._pos
         if pos.over or pos.to_move is None:
-            raise GameOver(f"the game is over: {text!r} cannot be entered (G12, G13)")
+            raise GameOver(f"the game is over: {quote(text)} cannot be entered (G12, G13)")
         if isinstance(entry, TablePenalty):
             refusal = refuse_penalty(entry, by=by, votes=votes, players=self.players)
         else:

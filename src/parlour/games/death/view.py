@@ -8,6 +8,7 @@ from typing import Any
 
 from parlour.cards import Card, Rank, Suit, parse_card
 from parlour.core.game import FORMAT, JSON, View
+from parlour.core.inputs import quote
 from parlour.core.options import validate_options
 from parlour.core.record import check_format
 from parlour.errors import InvalidNotation, InvalidRecord, ParlourError
@@ -170,11 +171,13 @@ class Fields:
 
     def _bad(self, name: str, wanted: str) -> InvalidRecord:
         value = self.obj.get(name)
-        return InvalidRecord(f"{self.what} field {name!r} must be {wanted}, got {value!r}")
+        return InvalidRecord(
+            f"{self.what} field {quote(name)} must be {wanted}, got {quote(value)}"
+        )
 
     def raw(self, name: str) -> object:
         if name not in self.obj:
-            raise InvalidRecord(f"{self.what} has no {name!r} field")
+            raise InvalidRecord(f"{self.what} has no {quote(name)} field")
         return self.obj[name]
 
     def int_in(self, name: str, low: int, high: int) -> int:
@@ -223,14 +226,16 @@ class Fields:
 
     def _card_list(self, name: str, value: object) -> tuple[Card, ...]:
         if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-            raise InvalidRecord(f'{self.what} field {name!r} must be a list of cards like ["AS"]')
+            raise InvalidRecord(
+                f'{self.what} field {quote(name)} must be a list of cards like ["AS"]'
+            )
         try:
             cards = tuple(parse_card(c) for c in value)
         except InvalidNotation as err:
-            raise InvalidRecord(f"{self.what} field {name!r}: {err}") from None
+            raise InvalidRecord(f"{self.what} field {quote(name)}: {err}") from None
         if any(c.rank == Rank.JOKER for c in cards) or len(set(cards)) != len(cards):
             raise InvalidRecord(
-                f"{self.what} field {name!r} must list different cards of the 52 (G1)"
+                f"{self.what} field {quote(name)} must list different cards of the 52 (G1)"
             )
         return cards
 
@@ -255,11 +260,12 @@ class Fields:
         and sets, no extra field), so that JSON round trips are exact."""
         for name in self.obj:
             if name not in written:
-                raise InvalidRecord(f"{self.what} has unknown field {name!r}")
+                raise InvalidRecord(f"{self.what} has unknown field {quote(name)}")
         for name, value in written.items():
             if self.obj.get(name, value) != value:
                 raise InvalidRecord(
-                    f"{self.what} field {name!r} is not as Parlour writes it: expected {value!r}"
+                    f"{self.what} field {quote(name)} is not as Parlour writes it: "
+                    f"expected {quote(value)}"
                 )
 
     def pending(self, players: int) -> tuple[int, int] | None:

@@ -1,0 +1,154 @@
+"""Fuzzing the library's public API at random positions of every game: ``parse_action``,
+``apply`` (text, objects, seats), ``apply_id``, ``apply_table``, ``view``, ``Game.options``,
+``Game.new``, ``state_from_json`` and ``view_from_json`` on mutated JSON. Every call returns or
+raises a ``ParlourError`` with a known code and a one-line message; nothing else escapes, and a
+refused call leaves the state as it was."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from parlour.core import State
+from parlour.games import GAMES
+from tests.fuzz.harness import HOSTILE_TEXTS, count, hostile_json, refusal
+
+NAMES = sorted(GAMES)
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> State:
+    """A position of a random game and player count, reached by seeded random play."""
+    game = GAMES[draw(st.sampled_from(NAMES))]
+    players = draw(st.integers(game.info.min_players, game.info.max_players))
+    seed = draw(st.integers(0, 2**20))
+    steps = draw(st.integers(0, 80))
+    rng = random.Random(seed)
+    state = game.new(players, seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def action_texts(state: State) -> st.SearchStrategy[str]:
+    """Texts near the game's notation (its legal actions, edited) and hostile ones."""
+    legal = [str(a) for a in state.legal_actions()] or ["pass"]
+    near = st.tuples(st.sampled_from(legal), st.text(max_size=6), st.integers(0, 12)).map(
+        lambda t: t[0][: t[2]] + t[1] + t[0][t[2] :]
+    )
+    typical = st.sampled_from(
+        [
+            "give 3>P2",
+            "give 999999>P1",
+            "give 1>P0",
+            "doh P1",
+            "delay P2",
+            "doh 2>P1",
+            "illegal 7C",
+            "illegal ZZ",
+            "pass",
+            "2D",
+            "10H",
+            "JH>odd",
+            "JH>odd/red",
+            "xx>even",
+            "restock",
+            "P1",
+            "give ²>P2",
+            "give 1>P٣",
+            "doh P" + "9" * 5000,
+        ]
+    )
+    return near | typical | st.sampled_from(HOSTILE_TEXTS) | st.text(max_size=30)
+
+
+def _unchanged(state: State, before: dict[str, object]) -> None:
+    assert state.to_json() == before, "a refused call changed the state"
+
+
+@given(st.data())
+def test_parse_action_and_apply_on_any_text(data: st.DataObject) -> None:
+    state = data.draw(positions())
+    before = state.to_json()
+    text = data.draw(action_texts(state))
+    name = state.game.name
+    count(f"library: parse_action/apply ({name})")
+    refusal(lambda: state.parse_action(text))
+    refusal(lambda: state.apply(text))
+    seat = data.draw(st.sampled_from([None, 0, 1, -1, 99, True, "1", 1.0, 10**30]))
+    refusal(lambda: state.apply(text, seat=seat))  # type: ignore[arg-type]
+    _unchanged(state, before)
+
+
+@given(st.data())
+def test_apply_table_and_ids(data: st.DataObject) -> None:
+    state = data.draw(positions())
+    before = state.to_json()
+    name = state.game.name
+    count(f"library: apply_table/apply_id ({name})")
+    text = data.draw(action_texts(state))
+    by = data.draw(st.sampled_from([None, 0, 1, 2, -1, 99, "0", True]))
+    votes = data.draw(st.sampled_from([(), (0,), (0, 1), (0, 1, 2, 3), (99,), ("x",), None]))
+    refusal(lambda: state.apply_table(text, by=by, votes=votes or ()))  # type: ignore[arg-type]
+    action_id = data.draw(
+        st.integers(-5, state.game.info.num_distinct_actions + 5)
+        | st.sampled_from([10**30, 1.5, "3", None, True])
+    )
+    refusal(lambda: state.apply_id(action_id))  # type: ignore[arg-type]
+    refusal(lambda: state.view(data.draw(st.sampled_from([-1, 99, "0", 1.0, 10**30]))))  # type: ignore[arg-type]
+    _unchanged(state, before)
+
+
+@given(
+    st.sampled_from(NAMES),
+    st.dictionaries(st.text(max_size=25), hostile_json(), max_size=3),
+    st.booleans(),
+)
+def test_options_of_any_shape(name: str, given_options: dict[str, object], named: bool) -> None:
+    game = GAMES[name]
+    count(f"library: Game.options ({name})")
+    if named and game.info.options:
+        # Real option names with hostile values.
+        given_options = {
+            spec.name: value
+            for spec, value in zip(game.info.options, given_options.values(), strict=False)
+        }
+    refusal(lambda: game.options(given_options))
+    refusal(lambda: game.new(game.info.min_players, 1, given_options))
+
+
+@given(st.sampled_from(NAMES), hostile_json(), hostile_json(), hostile_json())
+def test_new_with_any_players_seed_and_deal(
+    name: str, players: object, seed: object, deal: object
+) -> None:
+    game = GAMES[name]
+    count(f"library: Game.new ({name})")
+    refusal(lambda: game.new(players, seed))  # type: ignore[arg-type]
+    refusal(lambda: game.new(game.info.min_players, 1, None, deal))  # type: ignore[arg-type,unused-ignore]
+
+
+@given(st.data())
+def test_state_and_view_json_mutated(data: st.DataObject) -> None:
+    state = data.draw(positions())
+    game = state.game
+    seat = data.draw(st.sampled_from([None, *range(state.players)]))
+    for what, obj, read in (
+        ("state", state.to_json(), game.state_from_json),
+        ("view", state.view(seat).to_json(), game.view_from_json),
+    ):
+        copy = json.loads(json.dumps(obj))
+        key = data.draw(st.sampled_from(sorted(copy)))
+        how = data.draw(st.sampled_from(["value", "drop", "inner"]))
+        if how == "drop":
+            copy.pop(key)
+        elif how == "inner" and isinstance(copy[key], list) and copy[key]:
+            copy[key][data.draw(st.integers(0, len(copy[key]) - 1))] = data.draw(hostile_json())
+        else:
+            copy[key] = data.draw(hostile_json())
+        count(f"library: {what}_from_json ({game.name})")
+        refusal(lambda: read(copy))  # noqa: B023  called at once
