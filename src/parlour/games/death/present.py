@@ -87,6 +87,8 @@ def parse_split(line: str, left: int, example: str) -> list[tuple[int, int]] | s
             sep and not (many.isascii() and many.isdigit())
         ):
             return f"{quote(part)}: write a player's number (3) or player=drinks (2=3 3=2)."
+        if len(who) > 6 or len(many) > 6:  # int() refuses past 4,300 digits; G5 gives at most 20
+            return f"{quote(part)}: that number is far too large; {example}"
         split.append((int(who), int(many) if sep else 0))
     if len(split) == 1 and split[0][1] == 0:
         split = [(split[0][0], left)]
