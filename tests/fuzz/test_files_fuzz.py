@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parlour.core.inputs import parse_json
@@ -200,3 +200,103 @@ def test_a_record_on_disk_is_never_changed_by_reading(tmp_path: Path) -> None:
     ):
         run_main(argv)
     assert path.read_text() == text
+
+
+# -- lab run files ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def run_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("fuzz-run") / "run.db"
+    argv = [
+        "lab",
+        "run",
+        "beor",
+        "--agents",
+        "random",
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--workers",
+        "1",
+        "--out",
+        str(path),
+        "--json",
+    ]
+    assert run_main(argv).code == 0
+    return path
+
+
+@st.composite
+def mutated_run(
+    draw: st.DrawFn, spec: dict[str, object], rows: list[dict[str, object]]
+) -> tuple[str, str, int]:
+    """(``"spec"`` or ``"row"``, the new JSON text, the row's index)."""
+    where = draw(st.sampled_from(["spec", "row", "figure"]))
+    index = draw(st.integers(0, len(rows) - 1))
+    if where == "spec":
+        changed: dict[str, object] = json.loads(json.dumps(spec))
+        target = changed
+    else:
+        changed = json.loads(json.dumps(rows[index]))
+        target = changed["figures"] if where == "figure" else changed  # type: ignore[assignment]
+    key = draw(st.sampled_from([*sorted(target), "unknown"]))
+    if draw(st.integers(0, 4)) == 0:
+        target.pop(key, None)
+    else:
+        target[key] = draw(hostile_json())
+    text = to_text(changed)
+    if draw(st.integers(0, 9)) == 0:
+        text = draw(st.sampled_from(["", "{", "[" * 3000, "null", "NaN", text[: len(text) // 2]]))
+    return where, text, index
+
+
+def test_a_mutated_run_file_is_reported_or_refused(
+    run_file: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    import shutil
+    import sqlite3
+
+    with sqlite3.connect(run_file) as db:
+        spec = json.loads(db.execute("SELECT spec FROM runs").fetchone()[0])
+        rows = [json.loads(r) for (r,) in db.execute("SELECT row FROM games ORDER BY idx")]
+    folder = tmp_path_factory.mktemp("fuzz-runs")
+
+    # Each example copies and opens a SQLite file: a quarter of the profile's examples.
+    @settings(max_examples=max(10, settings().max_examples // 4))
+    @given(mutated_run(spec, rows), st.booleans())
+    def check(case: tuple[str, str, int], resume: bool) -> None:
+        where, text, index = case
+        path = folder / "run.db"
+        shutil.copy(run_file, path)
+        with sqlite3.connect(path) as db:
+            if where == "spec":
+                db.execute("UPDATE runs SET spec = ?", (text,))
+            else:
+                db.execute("UPDATE games SET row = ? WHERE idx = ?", (text, index))
+        db.close()
+        if resume:
+            count(f"run file ({where}) through parlour lab run")
+            argv = [
+                "lab",
+                "run",
+                "beor",
+                "--agents",
+                "random",
+                "--games",
+                "3",
+                "--seed",
+                "1",
+                "--workers",
+                "1",
+                "--out",
+                str(path),
+                "--json",
+            ]
+        else:
+            count(f"run file ({where}) through parlour lab report")
+            argv = ["lab", "report", str(path), "--json"]
+        assert_clean(run_main(argv))
+
+    check()

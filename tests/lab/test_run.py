@@ -140,3 +140,69 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "cannot reach a Dask scheduler at tcp://127.0.0.1:1" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("table", "text", "says"),
+    [
+        ("runs", "[" * 3000, "nests arrays and objects"),
+        ("runs", '{"game": "beor"}', "has no field 'players'"),
+        (
+            "runs",
+            json.dumps(
+                {
+                    "game": "beor",
+                    "players": 2,
+                    "agents": ["random"],
+                    "games": "x",
+                    "seed": 1,
+                    "options": {},
+                }
+            ),
+            "field 'games' must be a whole number",
+        ),
+        ("games", "{", "game row 0 is not JSON"),
+        ("games", "7", "game row 0 is not a JSON object"),
+        ("games", json.dumps({"index": [], "figures": {}}), "field 'index' must be"),
+        (
+            "games",
+            json.dumps({"index": 0, "figures": {"length": "x", "ended": True}}),
+            "figure 'length'",
+        ),
+    ],
+)
+def test_a_run_file_changed_by_hand_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], table: str, text: str, says: str
+) -> None:
+    """A run file is read field by field: a spec or a game's row that is not as parlour lab
+    wrote it is refused by name, by lab report and by lab run resuming it."""
+    from parlour.cli import main
+
+    path = tmp_path / "run.db"
+    argv = [
+        "lab",
+        "run",
+        "beor",
+        "--agents",
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--workers",
+        "1",
+        "--out",
+        str(path),
+        "--json",
+    ]
+    assert main(argv) == 0
+    with sqlite3.connect(path) as db:
+        column = "spec" if table == "runs" else "row"
+        db.execute(f"UPDATE {table} SET {column} = ?", (text,))
+    db.close()
+    capsys.readouterr()
+    for command in (["lab", "report", str(path)], argv):
+        assert main(command) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1 and says in err, err
+        assert "Traceback" not in err

@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.table import Table as RichTable
 
@@ -22,11 +24,14 @@ from parlour.cli.common import (
     print_json,
     progress_bar,
 )
+from parlour.core.files import write_text_atomic
 from parlour.core.inputs import quote
 from parlour.core.options import parse_option_pairs
 from parlour.games import GAMES, find_game
 
 __all__ = ["register"]
+
+T = TypeVar("T")
 
 
 def _spec(
@@ -77,8 +82,23 @@ def _summary(spec: Any, backend: str, rows: list[Any]) -> dict[str, Any]:
         "backend": backend,
         "agents": list(spec.agents),
         "options": spec.options,
-        "metrics": aggregate(spec.game, spec.players, [r["figures"] for r in rows]),
+        "metrics": _from_file(lambda: aggregate(spec.game, spec.players, figures_of(rows))),
     }
+
+
+def figures_of(rows: list[Any]) -> list[Any]:
+    return [r["figures"] for r in rows]
+
+
+def _from_file(call: Callable[[], T]) -> T:
+    """``call()`` over rows read from a run file: the metrics' refusal of a row that is not as
+    ``parlour lab`` writes it (a ValueError naming the row and figure) becomes one line."""
+    try:
+        return call()
+    except ValueError as err:
+        raise CommandError(
+            f"the run file holds a game that is not as parlour lab wrote it: {err}"
+        ) from None
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -127,7 +147,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             name: _summary(spec, args.backend, rows[name])["metrics"] for name, spec in specs
         },
         "differences": {
-            name: compare(base.game, base.players, rows["default"], rows[name])
+            name: _from_file(partial(compare, base.game, base.players, rows["default"], rows[name]))
             for name, _ in specs[1:]
         },
     }
@@ -189,7 +209,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
                 name = variant or Path(path).stem
                 if len(args.runs) > 1 and variant:
                     name = f"{Path(path).stem}: {variant}"
-                metrics = aggregate(spec.game, spec.players, [r["figures"] for r in rows])
+                metrics = _from_file(partial(aggregate, spec.game, spec.players, figures_of(rows)))
                 lengths = [float(r["figures"]["length"]) for r in rows]
                 ended = [bool(r["figures"]["ended"]) for r in rows]
                 length: Any = metrics["length"]
@@ -212,23 +232,20 @@ def _cmd_report(args: argparse.Namespace) -> int:
     if len(runs) > 1:
         # Paired differences only between runs of the same deals: the same seed and agents.
         _, base_spec, base_rows, _ = runs[0]
-        diffs = {
-            name: compare(base_spec.game, base_spec.players, base_rows, rows)
-            for name, spec, rows, _ in runs[1:]
-            if (spec.seed, spec.agents) == (base_spec.seed, base_spec.agents)
-        }
+        diffs = _from_file(
+            lambda: {
+                name: compare(base_spec.game, base_spec.players, base_rows, rows)
+                for name, spec, rows, _ in runs[1:]
+                if (spec.seed, spec.agents) == (base_spec.seed, base_spec.agents)
+            }
+        )
         for name, found in diffs.items():
             everything[name]["differences_from"] = runs[0][0]
             everything[name]["differences"] = found
         comparison = _comparison_html(runs[0][0], diffs) if diffs else ""
     title = f"{find_game(runs[0][1].game).title}, {runs[0][1].players} players"
     if args.html:
-        try:
-            Path(args.html).write_text(
-                report_html(title, [r for *_, r in runs], comparison), encoding="utf-8"
-            )
-        except OSError as err:
-            raise CommandError(f"cannot write {args.html}: {err.strerror}") from None
+        write_text_atomic(args.html, report_html(title, [r for *_, r in runs], comparison))
     if args.json:
         print_json(everything, compact=True)
     elif args.html:

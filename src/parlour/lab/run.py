@@ -28,7 +28,8 @@ from typing import Any
 from parlour.bots import make_agent
 from parlour.bots.arena import play_to_end
 from parlour.core.game import JSON
-from parlour.core.inputs import quote
+from parlour.core.inputs import check_int, check_json, parse_json, quote
+from parlour.core.rng import check_seed
 from parlour.errors import InvalidOption
 from parlour.games import find_game
 
@@ -80,15 +81,90 @@ class RunSpec:
         }
 
     @classmethod
-    def from_json(cls, obj: dict[str, Any]) -> RunSpec:
-        return cls(
-            str(obj["game"]),
-            int(obj["players"]),
-            tuple(str(a) for a in obj["agents"]),
-            int(obj["games"]),
-            int(obj["seed"]),
-            dict(obj["options"]),
+    def from_json(cls, obj: object) -> RunSpec:
+        """A spec as :meth:`to_json` wrote it (a run file holds one a variant), each field
+        checked, so a run file changed by hand is refused by name, never half read.
+
+        Raises:
+            InvalidOption: naming the field that is missing or wrong.
+        """
+        where = "the run's spec"
+        if not isinstance(obj, dict):
+            raise InvalidOption(f"{where} is not a JSON object")
+        missing = [
+            k for k in ("game", "players", "agents", "games", "seed", "options") if k not in obj
+        ]
+        if missing:
+            raise InvalidOption(f"{where} has no field {quote(missing[0])}")
+        game, agents, options = obj["game"], obj["agents"], obj["options"]
+        if not isinstance(game, str) or len(game) > 100:
+            raise InvalidOption(f"{where} field 'game' must be a game's name, got {quote(game)}")
+        if (
+            not isinstance(agents, list)
+            or len(agents) > 64
+            or not all(isinstance(a, str) and len(a) <= 100 for a in agents)
+        ):
+            raise InvalidOption(f"{where} field 'agents' must be a list of agents' names")
+        if not isinstance(options, dict):
+            raise InvalidOption(f"{where} field 'options' must be an object")
+        check_json(options, field=f"{where} field 'options'", max_depth=4, error=InvalidOption)
+        players = check_int(
+            obj["players"],
+            field=f"{where} field 'players'",
+            minimum=1,
+            maximum=64,
+            error=InvalidOption,
         )
+        games = check_int(
+            obj["games"],
+            field=f"{where} field 'games'",
+            minimum=1,
+            maximum=MAX_GAMES,
+            error=InvalidOption,
+        )
+        seed = check_seed(obj["seed"], field=f"{where} field 'seed'")
+        return cls(game, players, tuple(agents), games, seed, dict(options))
+
+
+MAX_GAMES = 2**31 - 1
+"""The most games one run may ask for."""
+
+
+def _load(text: object, what: str) -> object:
+    """JSON that a run file holds, within the limits of :func:`parse_json`."""
+    if not isinstance(text, str | bytes):
+        raise InvalidOption(f"{what} is not JSON text")
+    return parse_json(text, field=what, error=InvalidOption)
+
+
+def _check_row(row: object, what: str, games: int) -> dict[str, Any]:
+    """A stored game's row as :func:`play_batch` writes it: ``index``, and ``figures`` with
+    the game, players, length and whether it ended; every figure plain JSON. The metrics then
+    name any figure they miss."""
+    if not isinstance(row, dict):
+        raise InvalidOption(f"{what} is not a JSON object")
+    check_int(
+        row.get("index"),
+        field=f"{what} field 'index'",
+        minimum=0,
+        maximum=games,
+        error=InvalidOption,
+    )
+    figures = row.get("figures")
+    if not isinstance(figures, dict):
+        raise InvalidOption(f"{what} field 'figures' must be an object")
+    check_json(figures, field=f"{what} field 'figures'", max_depth=4, error=InvalidOption)
+    length = figures.get("length")
+    if isinstance(length, bool) or not isinstance(length, int | float) or length < 0:
+        raise InvalidOption(f"{what}: figure 'length' must be a number of actions")
+    if not isinstance(figures.get("ended"), bool):
+        raise InvalidOption(f"{what}: figure 'ended' must be true or false")
+    plan = row.get("plan", [])
+    if not isinstance(plan, list) or not all(
+        isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 64 for a in plan
+    ):
+        raise InvalidOption(f"{what} field 'plan' must list agents by number")
+    return row
 
 
 def play_batch(spec_json: str, indices: Sequence[int]) -> list[tuple[int, str]]:
@@ -171,7 +247,9 @@ class RunStore:
         query = "SELECT spec FROM runs WHERE variant = ?"
         found = self.db.execute(query, (self.variant,)).fetchone()
         wanted = json.dumps(spec.to_json(), sort_keys=True)
-        if found is not None and not _same_run(json.loads(found[0]), spec):
+        if found is not None and not _same_run(
+            RunSpec.from_json(_load(found[0], f"{self.path}: the run's spec")), spec
+        ):
             raise InvalidOption(
                 f"{self.path} holds another run ({found[0]}); give another --out file"
             )
@@ -181,7 +259,10 @@ class RunStore:
     def variants(self) -> list[tuple[str, RunSpec]]:
         """Every run in the file, in the order they were first made."""
         query = "SELECT variant, spec FROM runs ORDER BY rowid"
-        return [(v, RunSpec.from_json(json.loads(t))) for v, t in self.db.execute(query)]
+        return [
+            (str(v), RunSpec.from_json(_load(t, f"{self.path}: the spec of run {quote(v)}")))
+            for v, t in self.db.execute(query)
+        ]
 
     def done(self) -> set[int]:
         query = "SELECT idx FROM games WHERE variant = ?"
@@ -198,17 +279,23 @@ class RunStore:
         """The finished games' rows in game order (the first ``limit`` games)."""
         query = "SELECT row FROM games WHERE variant = ? ORDER BY idx"
         which = self.variant if variant is None else variant
-        found = [json.loads(r) for (r,) in self.db.execute(query, (which,))]
+        found = [
+            _check_row(
+                _load(r, f"{self.path}: game row {k}"), f"{self.path}: game row {k}", MAX_GAMES
+            )
+            for k, (r,) in enumerate(self.db.execute(query, (which,)))
+        ]
         return found if limit is None else [r for r in found if r["index"] < limit]
 
     def close(self) -> None:
         self.db.close()
 
 
-def _same_run(stored: dict[str, Any], spec: RunSpec) -> bool:
+def _same_run(stored: RunSpec, spec: RunSpec) -> bool:
     """Whether a stored spec is ``spec``'s run (the number of games may differ)."""
+    theirs = json.loads(json.dumps(stored.to_json()))
     mine = json.loads(json.dumps(spec.to_json()))  # as stored: tuples become lists
-    return all(stored.get(k) == mine[k] for k in mine if k != "games")
+    return all(theirs.get(k) == mine[k] for k in mine if k != "games")
 
 
 def batches(todo: Sequence[int], size: int = BATCH) -> list[list[int]]:
