@@ -1,0 +1,103 @@
+"""The Game of Death's observation layout and its chance deal.
+
+Observation (float32, every entry in 0..1; ``n`` players; card blocks have 52 slots in
+``deck52()`` order; seats are absolute, Player 1 first, since ``give K>Pn`` names seats)::
+
+    block                  size      what
+    me                     n         one-hot: the observing seat
+    to_move                n         one-hot: whose turn (all 0 once over)
+    hand                   52        multi-hot: the seat's own hand
+    pile_top               52        one-hot: the top card of the pile
+    pile                   52        multi-hot: every card on the pile
+    pile_top_seat          n         one-hot: who threw the top card
+    swept                  52        multi-hot: every card swept so far
+    hand_sizes             n         each hand's size / 26
+    drinks_taken           n         drinks taken / 100 (at most 1)
+    drinks_given           n         drinks given / 100 (at most 1)
+    pending_give           1 + 1     1 while a give is due; its drinks / 20 (G5)
+    passed                 n         1 for each seat that passed since the last throw
+    last_thrower           n         one-hot
+    first_out              n         one-hot
+    void_suits             n x 4     1 where a pass showed the seat lacks the suit (S H D C)
+    void_ranks             n x 13    1 where a pass showed the seat lacks the rank (A..K)
+    known_in_hands         n x 52    multi-hot: cards publicly known in each hand (G1, G11, G13)
+    started, over          2
+
+Size: ``212 + 78 n`` (4 players: 524).
+
+Chance deal (G1): the 52 cards one at a time, each equally likely among those not yet dealt,
+round-robin from Player 1: the distribution of ``DeathGame.new`` from a seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from parlour.adapters.encoding import Features, Observation
+from parlour.cards import deck52
+from parlour.core.game import JSON
+
+__all__ = ["ENCODER"]
+
+_SUITS = ("S", "H", "D", "C")
+
+
+class DeathEncoder:
+    """The layout and chance deal in the module docstring."""
+
+    def size(self, players: int) -> int:
+        return 212 + 78 * players
+
+    def encode(self, view: dict[str, Any], players: int) -> Observation:
+        f = Features(self.size(players))
+        f.seat(view["seat"], players)
+        f.seat(view["to_move"], players)
+        f.cards(view["hand"] or (), 52)
+        pile = view["pile"]
+        f.card(pile[0] if pile else None, 52)
+        f.cards(pile, 52)
+        f.seat(view["pile_seats"][0] if pile else None, players)
+        f.cards(view["swept"], 52)
+        f.scaled(view["hand_sizes"], 26)
+        f.scaled(view["drinks_taken"], 100)
+        f.scaled(view["drinks_given"], 100)
+        give = view["pending_give"]
+        f.flags([give is not None])
+        f.scaled([0 if give is None else give["drinks"]], 20)
+        f.flags([seat in view["passed"] for seat in range(players)])
+        f.seat(view["last_thrower"], players)
+        f.seat(view["first_out"], players)
+        voids = view["voids"]
+        for seat in range(players):
+            f.flags([s in voids[seat]["suits"] for s in _SUITS])
+        for seat in range(players):
+            f.flags([r in voids[seat]["ranks"] for r in range(1, 14)])
+        for known in view["known_in_hands"]:
+            f.cards(known, 52)
+        f.flags([bool(pile or view["swept"]), view["over"]])
+        return f.done()
+
+    def deck(self, players: int) -> tuple[str, ...]:
+        return tuple(str(c) for c in deck52())
+
+    def deal_outcomes(self, players: int, drawn: Sequence[str]) -> tuple[str, ...]:
+        seen = set(drawn)
+        return tuple(c for c in self.deck(players) if c not in seen)
+
+    def deal(self, players: int, drawn: Sequence[str]) -> JSON:
+        if len(drawn) != 52:
+            raise ValueError("the deal is not complete")
+        return {"hands": [list(drawn[seat::players]) for seat in range(players)]}
+
+    def reshuffle(
+        self, events: Sequence[str], state: Callable[[], dict[str, Any]]
+    ) -> tuple[str, ...]:
+        """No shuffle after the deal."""
+        return ()
+
+    def redeal(self, state: dict[str, Any], cards: Sequence[str]) -> dict[str, Any]:
+        raise ValueError("nothing is dealt again after the deal")
+
+
+ENCODER = DeathEncoder()

@@ -1,0 +1,185 @@
+"""Parlour's games as PettingZoo AEC environments.
+
+``env(game="beor", players=2, options=None, render_mode=None)``: agents ``player_0`` ..
+``player_{n-1}`` (seat 0 is Player 1); each observation is ``{"observation": float32 vector,
+"action_mask": int8 vector}`` made from that seat's View alone (layouts in
+:mod:`parlour.adapters.layouts`); actions are the game's integer action ids
+(``Game.action_id``); rewards are the outcome's returns (a win share of 1 split among the
+winners), given when the game ends. ``render_mode="ansi"``: :meth:`ParlourAECEnv.render`
+returns the table of the seat to move as text.
+
+``reset(seed=N)`` deals the game from Parlour seed ``N`` (the same deal as ``parlour play``
+with that seed); a reset without a seed draws the next seed from the last one given.
+
+Beggar-My-Neighbour has no decisions: each agent's only action is 0 (turn your card). The Game
+of Death's table entries (penalties, G13) are not player actions and never happen here.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import AgentSelector
+from rich.console import Console
+
+from parlour.adapters.encoding import Layout, action_mask, layout_for
+from parlour.core.game import Game, State, seat_name
+from parlour.core.rng import MAX_SEED, check_seed
+from parlour.games import find_game
+
+__all__ = ["ParlourAECEnv", "env", "render_table"]
+
+
+def render_table(game: Game, state: State, seat: int) -> str:
+    """The table as ``seat`` sees it (the game's presenter, as ``parlour play`` draws it), as
+    plain text."""
+    view = state.view(seat)
+    labels = [seat_name(s) for s in range(state.players)]
+    legal = state.legal_actions() if state.to_move == seat else ()
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, legacy_windows=False)
+    console.print(game.presenter.table(view, labels, legal))
+    if state.is_over and state.outcome is not None:
+        console.print(game.presenter.result_text(state.outcome, labels, state.log_length() - 1))
+    return out.getvalue()
+
+
+class ParlourAECEnv(AECEnv):  # type: ignore[misc]
+    """One Parlour game as an AEC environment (see the module docstring)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's)
+        "render_modes": ["ansi"],
+        "name": "parlour_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game: str = "beor",
+        players: int = 2,
+        options: Mapping[str, object] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.game = find_game(game)
+        self.layout: Layout = layout_for(self.game, players)
+        self.players = self.layout.players
+        self.options = self.game.options(options)
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"parlour_{self.game.name}_v0"}
+        self.possible_agents = [f"player_{seat}" for seat in range(self.players)]
+        self.agents = self.possible_agents[:]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        n = self.game.info.num_distinct_actions
+        self._actions = n
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (self.layout.size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (n,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
+        self._seeds = random.Random()
+        self._selector = AgentSelector(self.possible_agents)
+        self._state: State = self.game.new(self.players, 0, self.options)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[0]
+
+    @property
+    def game_state(self) -> State:
+        """The full game state (hidden cards included): for analysis, never for agents."""
+        return self._state
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        return {
+            "observation": self.layout.observe(self._state.view(seat)),
+            "action_mask": action_mask(self._state, seat, self._actions),
+        }
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(check_seed(seed))
+            game_seed = check_seed(seed)
+        else:
+            game_seed = self._seeds.randrange(MAX_SEED + 1)
+        self._state = self.game.new(self.players, game_seed, self.options)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._selector.reinit(self.agents)
+        self._select()
+
+    def _select(self) -> None:
+        mover = self._state.to_move
+        if mover is not None:
+            self.agent_selection = self.possible_agents[mover]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to move: None is the action of a finished agent only")
+        self._cumulative_rewards[agent] = 0.0
+        self._state = self._state.apply_id(int(action), seat=self._seat[agent])
+        self._clear_rewards()
+        outcome = self._state.outcome
+        if outcome is not None:
+            for a in self.agents:
+                self.rewards[a] = float(outcome.returns[self._seat[a]])
+                self.terminations[a] = True
+                self.infos[a] = {"outcome": outcome.to_json()}
+        else:
+            self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            print(self.render())
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        seat = self._seat.get(self.agent_selection, 0)
+        return render_table(self.game, self._state, seat)
+
+    def close(self) -> None:
+        pass
+
+
+def env(
+    game: str = "beor",
+    players: int = 2,
+    options: Mapping[str, object] | None = None,
+    render_mode: str | None = None,
+) -> ParlourAECEnv:
+    """An AEC environment of ``game`` for ``players`` (see the module docstring).
+
+    Raises:
+        InvalidOption: an unknown game, a bad player count or option.
+    """
+    return ParlourAECEnv(game, players, options, render_mode)
