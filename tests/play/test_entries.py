@@ -97,7 +97,7 @@ class TestOnAnotherPlayer:
 class TestSavedAndTakenBack:
     def test_the_record_keeps_them_and_a_resumed_game_replays_them(self) -> None:
         table = death_table()
-        game, _, _ = terminal(table, ["5D", "2D", "doh P1"])
+        game, _, _ = terminal(table, ["5D", "y", "2D", "doh P1"])
         game.run()
         obj = json.loads(json.dumps(table.record().to_json()))
         assert [t["entry"] for t in obj["table"]] == ["illegal 5D", "doh P1"]
@@ -110,7 +110,7 @@ class TestSavedAndTakenBack:
     def test_undo_does_not_go_back_past_a_penalty(self) -> None:
         """A penalty is the table's decision, not a move: it stands."""
         table = death_table()
-        game, _, out = terminal(table, ["2D", "doh P1", "undo", "3D", "undo"])
+        game, _, out = terminal(table, ["2D", "doh P1", "undo", "AD", "undo"])
         game.run()
         text = out.getvalue()
         assert (
@@ -119,7 +119,7 @@ class TestSavedAndTakenBack:
         )
         assert "Took back your last move" in text
         assert table.entries == [TableEntry(3, "doh P1", 0, ())]
-        assert table.actions[0] == "2D" and "3D" not in table.actions
+        assert table.actions[0] == "2D" and "AD" not in table.actions
         assert drinks(table)[0] == 1
 
     def test_an_old_saved_game_with_penalties_among_its_actions_resumes(self) -> None:

@@ -22,8 +22,9 @@ PROMPTS: list[Any] = [
     r"Player 1> ",
     r"give \d+ drinks? \(G5\)[^\n]*> ",
     r"press Enter to turn your card \(or auto, help\)> ",
-    r"Play another game\? \[y/N\]> ",
+    r"Play another (?:game|deal)\?[^\n]*\[y/N\]> ",
 ]
+LEAVE = r"Leave the game\? \(save / leave without saving / back to the game\) \[back\]> "
 
 
 def spawn(*args: str, cwd: Path) -> pexpect.spawn[str]:
@@ -105,8 +106,8 @@ class TestAtTheKeyboard:
         child.sendline("7h>even/black/red")
         child.expect("Player 1> ")
         child.sendline("quit")
-        child.expect(r"Save the game before leaving\? \[Y/n\]> ")
-        child.sendline("n")
+        child.expect(LEAVE)
+        child.sendline("leave")
         child.expect("Left the table without saving.")
         child.expect(pexpect.EOF)
         child.close()
@@ -122,10 +123,14 @@ class TestAtTheKeyboard:
         child = spawn("death", "--players", "3", "--seed", str(seed), cwd=tmp_path)
         child.expect("Player 1> ")
         child.sendline(str(other))
+        # A typo costs nothing: the penalty is asked for first (G13).
+        child.expect(rf"Throw {other} illegally\? It costs 2 drinks \(G13\) \[y/N\]> ")
+        child.sendline("y")
         child.expect(r"the holder of 2D throws it first \(G1\): an illegal throw costs 2 drinks")
         child.expect("Player 1> ")
         child.sendline("quit")
-        child.sendline("n")
+        child.expect(LEAVE)
+        child.sendline("leave")
         child.expect(pexpect.EOF)
 
     def test_save_and_resume(self, tmp_path: Path) -> None:
@@ -135,6 +140,8 @@ class TestAtTheKeyboard:
             child.sendline("1")
         child.expect("Player 1> ")
         child.sendline("quit")
+        child.expect(LEAVE)
+        child.sendline("save")
         child.expect("The game is saved in g.json")
         child.expect(pexpect.EOF)
         saved = json.loads((tmp_path / "g.json").read_text())
@@ -146,6 +153,8 @@ class TestAtTheKeyboard:
         child.sendline("1")
         child.expect("Player 1> ")
         child.sendline("quit")
+        child.expect(LEAVE)
+        child.sendline("leave")
         child.expect(pexpect.EOF)
         again = json.loads((tmp_path / "g.json").read_text())
         assert again["actions"][:4] == saved["actions"] and len(again["actions"]) == 6
@@ -181,8 +190,8 @@ class TestAtTheKeyboard:
                 child.sendline("1" if index == 1 else "2")
         child.expect(r"Player \d> ")
         child.sendcontrol("c")
-        child.expect(r"Save the game before leaving\?")
-        child.sendline("n")
+        child.expect(LEAVE)
+        child.sendline("leave")
         child.expect(pexpect.EOF)
 
     def test_menu_starts_a_game(self, tmp_path: Path) -> None:
@@ -211,8 +220,10 @@ class TestAtTheKeyboard:
         child.send("hel\t")
         child.sendline("")
         child.expect(r"Goal \(B5\)")
+        child.expect("Player 1> ")
         child.sendline("quit")
-        child.sendline("n")
+        child.expect(LEAVE)
+        child.sendline("leave")
         child.expect(pexpect.EOF)
 
 
@@ -222,7 +233,7 @@ def test_watch_bots_play(game: str, tmp_path: Path) -> None:
     child = spawn(
         game, "--watch", "--players", "3", "--seed", "2", "--delay", "0", *seats, cwd=tmp_path
     )
-    child.expect(r"Play another game\? \[y/N\]> ")
+    child.expect(r"Play another (?:game|deal)\?[^\n]*\[y/N\]> ")
     assert "Game over" in str(child.before)
     assert re.search(r"Player \d \((heuristic|random)\) wins? ", str(child.before))
     child.sendline("")

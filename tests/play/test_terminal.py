@@ -98,8 +98,9 @@ class TestDeathAtTheTable:
         """G13: "That player is penalized 2 drinks. The illegally thrown card is put back in
         that players hand, and the player throws a legal card or passes." """
         table = death_table()
-        game, _, out = terminal(table, ["5D"])
+        game, script, out = terminal(table, ["5D", "y"])
         game.run()
+        assert "Throw 5D illegally? It costs 2 drinks (G13) [y/N]> " in script.prompts
         view = table.state.view(0)
         assert view.drinks_taken[0] == 2  # type: ignore[attr-defined]
         assert table.state.to_move == 0 and len(view.hand) == 18  # type: ignore[attr-defined]
@@ -163,7 +164,7 @@ class TestLeavingAndSaving:
     def test_quit_offers_to_save_and_the_file_resumes(self, tmp_path: Path) -> None:
         table = beor(["person", "random"])
         path = tmp_path / "game.json"
-        game, _, out = terminal(table, ["1", "quit", "y", str(path)])
+        game, _, out = terminal(table, ["1", "quit", "save", str(path)])
         assert game.run() == "quit"
         record = Record.from_json(json.loads(path.read_text()))
         assert list(record.actions) == table.actions and len(record.actions) == 2
@@ -174,7 +175,7 @@ class TestLeavingAndSaving:
 
     def test_quit_without_saving(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.chdir(tmp_path)
-        game, _, out = terminal(beor(["person", "random"]), ["1", "quit", "n"])
+        game, _, out = terminal(beor(["person", "random"]), ["1", "quit", "leave"])
         game.run()
         assert "without saving" in out.getvalue() and not list(tmp_path.iterdir())
 
@@ -197,14 +198,34 @@ class TestLeavingAndSaving:
         assert json.loads(saved.read_text())["actions"] == table.actions
         assert "saved in parlour-beor-12.json" in out.getvalue()
 
-    def test_undo_at_the_prompt(self) -> None:
+    def test_undo_is_refused_past_a_blind_draw(self) -> None:
+        """Undo never goes back past something new the person has seen (a card drawn blind
+        from a face-down stock): else any face-down card could be peeked at and taken back."""
         table = beor(["person", "random"])
-        game, _, out = terminal(table, ["1", "undo", "undo"])
+        stock = table.state.view(0).stocks  # type: ignore[attr-defined]
+        move = next(
+            a
+            for a in table.state.legal_actions()
+            if not stock[a.stock if a.stock is not None else a.base].face_up  # type: ignore[attr-defined]
+            and str(a)[0] not in "38"
+        )
+        game, _, out = terminal(table, [str(move), "undo", "undo"])
+        game.run()
+        text = " ".join(out.getvalue().split())
+        assert "Cannot undo: since your last move you have seen" in text
+        assert "a card drawn blind" in text and "Took back" not in text
+        assert table.actions[0] == str(move) and table.undone == 0
+
+    def test_undo_takes_back_a_move_that_showed_nothing(self) -> None:
+        """A♦ sweeps the pile and the same player leads (G8), and passes show no card:
+        nothing new was seen, so both moves are taken back."""
+        table = death_table()
+        game, _, out = terminal(table, ["2D", "AD", "undo", "undo"])
         game.run()
         text = out.getvalue()
-        assert "Took back your last move and the 1 bot move after it." in text
-        assert "Cannot undo: Player 1 has made no move yet." in text
-        assert table.actions == [] and table.undone == 1
+        assert "Took back your last move." in text
+        assert "Took back your last move and the 2 bot moves after it." in text
+        assert table.actions == [] and table.undone == 2
 
 
 class TestHotSeat:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
-import time
 from collections.abc import Callable
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 
 from parlour.cli.common import (
     RULINGS_LINE,
@@ -23,12 +23,23 @@ from parlour.cli.common import (
     print_json,
     read_json,
 )
-from parlour.core.game import Game
+from parlour.core.game import Game, State
+from parlour.core.inputs import parse_int
 from parlour.core.record import Record
 from parlour.core.rng import derive_seed
+from parlour.errors import ParlourError
 from parlour.games import GAMES, find_game
+from parlour.play.keys import Keyboard, keyboard_of
+from parlour.play.match import MatchBoard, has_match
 from parlour.play.menu import ask_menu, menu_games
-from parlour.play.saving import write_json_record, write_record
+from parlour.play.saving import (
+    default_save_path,
+    free_path,
+    resume_hint,
+    save_target,
+    write_json_record,
+    write_record,
+)
 from parlour.play.table import (
     PERSON,
     Seat,
@@ -39,6 +50,7 @@ from parlour.play.table import (
     parse_seat_flags,
 )
 from parlour.play.terminal import TerminalGame, play_on
+from parlour.play.watching import watch_lines
 
 # -- parlour play -----------------------------------------------------------------------------
 
@@ -53,12 +65,21 @@ def _cmd_play(args: argparse.Namespace) -> int:
     options = options_of(args)
     if args.resume is not None:
         table = _resumed_table(args)
-        save_path: str | None = args.save or args.resume
+        save_path: str | None = args.resume
+        if args.save is not None:
+            save_path = _claim(args.save, default_save_path(table), keep=args.resume)
     else:
         if args.game is None:
             if args.players is not None or args.seat or args.watch or args.json:
                 raise CommandError("name the game, e.g. parlour play beor --players 3")
-            choice = ask_menu(input, console)
+            try:
+                choice = ask_menu(input, console)
+            except EOFError:
+                console.print("\nInput ended before a game was chosen: nothing to play.")
+                return 0
+            except KeyboardInterrupt:
+                console.print("\nNo game was started.")
+                return 0
             game, specs = choice.game, choice.seats
         else:
             game = find_game(args.game)
@@ -90,10 +111,18 @@ def _cmd_play(args: argparse.Namespace) -> int:
         if args.delay is not None and args.delay < 0:
             raise CommandError(f"--delay must be 0 seconds or more, got {args.delay:g}")
         seed = fresh_seed() if args.seed is None else args.seed
+        if args.deals is not None and game.match_deal(len(seats), seed, 0) is None:
+            raise CommandError(
+                f"--deals is for {_games_with(lambda g: g.name == 'death')}, whose matches "
+                "move the dealer each deal (G12)"
+            )
+        if args.deals is not None and args.deal is not None:
+            raise CommandError("--deals deals each game of the match itself: drop --deal")
         if game.presenter.watcher is not None and not any(s.is_person for s in seats):
             return _watch_own_way(args, game, seats, seed, options)
-        table = Table(game, seats, seed, options, args.deal)
-        save_path = args.save
+        number = 0 if args.deals is not None else None
+        table = Table(game, seats, seed, options, args.deal, deal_number=number)
+        save_path = None if args.save is None else _claim(args.save, default_save_path(table))
     if args.json:
         if table.people:
             raise CommandError("--json plays bots only; this record seats people")
@@ -108,7 +137,33 @@ def _cmd_play(args: argparse.Namespace) -> int:
         _save_table(table, save_path)  # a file that cannot be written is said now, not later
     if not table.people:
         console.print("No person at the table: watching the bots play.", style="dim")
-    return _play_tables(table, console, save_path, args.delay)
+    if save_path is not None:
+        console.print(f"The game is saved in {save_path} after every move.", highlight=False)
+    return _play_tables(table, console, save_path, args.delay, getattr(args, "deals", None))
+
+
+def _claim(given: str, default: str, *, keep: str | None = None) -> str:
+    """The file ``--save`` names (a folder holds ``default``; ``~`` expanded), asking before
+    replacing a file that is there (``keep``: the resumed game's own file, replaced freely).
+    Without a terminal to ask, an existing file is refused."""
+    try:
+        path = save_target(given, default)
+    except ParlourError as err:
+        raise CommandError(f"--save: {err}") from None
+    if keep is not None and path == save_target(keep, default):
+        return path
+    if os.path.lexists(path):
+        if not sys.stdin.isatty():
+            raise CommandError(
+                f"--save {path}: a file of that name is there; name another or remove it"
+            )
+        try:
+            answer = input(f"{path} exists. Replace it? [y/N]> ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            answer = "n"
+        if answer not in ("y", "yes"):
+            raise CommandError(f"--save {path}: left as it was; name another file")
+    return path
 
 
 def _resumed_table(args: argparse.Namespace) -> Table:
@@ -135,26 +190,95 @@ def _save_table(table: Table, path: str | None) -> None:
         raise CommandError(f"cannot write {path}: {err.strerror}") from None
 
 
-def _play_tables(table: Table, console: Console, save_path: str | None, delay: float | None) -> int:
-    """Play ``table`` at the terminal, then more games with the same seats while asked."""
+def _play_tables(
+    table: Table,
+    console: Console,
+    save_path: str | None,
+    delay: float | None,
+    deals: int | None = None,
+) -> int:
+    """Play ``table`` at the terminal, then more games with the same seats while asked: the
+    Game of Death as a match (``deals`` of them, or one more at a time), running totals and
+    places after each deal and the dealer moving (G12)."""
     if delay is None:
         # Bot moves are shown at this pace when nobody at the keyboard has a move to make.
         delay = 0.6 if console.is_terminal else 0.0
+    keys = keyboard_of() if console.is_terminal else None
+    match = MatchBoard(table.players, deals) if has_match(table.state) else None
+    labels = [table.seat_label(s) for s in range(table.players)]
     number = 1
     while True:
-        terminal = TerminalGame(table, console, input, save_path=save_path, delay=delay)
+        board = match
+        terminal = TerminalGame(
+            table,
+            console,
+            input,
+            save_path=save_path,
+            delay=delay,
+            keys=keys,
+            end_table=None if board is None else _end_of_deal(board, table, labels),
+        )
         _use_readline(terminal.complete)
         if terminal.run() == "quit":
             return 0
-        if table.seats and not play_on(input):
+        delay = terminal.delay  # the watching pace chosen stays
+        if save_path is not None:
+            console.print(
+                f"This game is saved in {save_path}: {resume_hint(save_path)}", highlight=False
+            )
+        if not _another(console, keys, match, table):
             return 0
         number += 1
-        seed = derive_seed(table.seed, "next game")
-        table = Table(table.game, table.seats, seed, table.options)
+        if match is not None:
+            table = Table(
+                table.game, table.seats, table.seed, table.options, deal_number=match.deals
+            )
+        else:
+            seed = derive_seed(table.seed, "next game")
+            table = Table(table.game, table.seats, seed, table.options)
         if save_path is not None:
             stem, dot, ext = save_path.rpartition(".")
-            save_path = f"{stem}-{number}.{ext}" if dot else f"{save_path}-{number}"
-            console.print(f"This game is saved in {save_path}.", highlight=False)
+            wanted = f"{stem}-{number}.{ext}" if dot and "/" not in ext else f"{save_path}-{number}"
+            save_path = free_path(wanted)
+            console.print(f"Game {number} is saved in {save_path}.", highlight=False)
+
+
+def _end_of_deal(
+    match: MatchBoard, table: Table, labels: list[str]
+) -> Callable[[], RenderableType]:
+    """What is shown under a deal's result: the match table and who leads (G12)."""
+
+    def shown() -> RenderableType:
+        match.add(table.state)
+        return Group(match.table(labels), match.standing(labels))
+
+    return shown
+
+
+def _another(
+    console: Console, keys: Keyboard | None, match: MatchBoard | None, table: Table
+) -> bool:
+    """Whether to play on: the next deal of a match asked for (Enter), or another game (or
+    deal, totals kept) when asked; keys typed while the game ended are thrown away."""
+    if keys is not None:
+        keys.discard()
+    if match is not None and match.planned is not None and match.deals < match.planned:
+        if not table.people:
+            console.print(f"Next: deal {match.deals + 1}; {match.next_dealer()} (G12).")
+            return True
+        try:
+            input(
+                f"Press Enter for deal {match.deals + 1} of {match.planned}: "
+                f"{match.next_dealer()} (G12)> "
+            )
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return False
+        return True
+    if match is not None:
+        question = f"Play another deal? The totals are kept; {match.next_dealer()} (G12) [y/N]> "
+        return play_on(input, question)
+    return play_on(input)
 
 
 def _use_readline(complete: Callable[[str, int], str | None]) -> None:
@@ -177,43 +301,86 @@ def _watch_own_way(
     seed: int,
     options: dict[str, str],
 ) -> int:
-    """A bots-only game shown the game's own way (Beggar-My-Neighbour: trick by trick)."""
+    """A bots-only game shown the game's own way (Beggar-My-Neighbour: trick by trick), with
+    the watching keys; saved after every trick with ``--save``; then another game when asked."""
     watcher = game.presenter.watcher
     assert watcher is not None
-    start = game.new(len(seats), seed, options, args.deal)
     console = None if args.json else people_console()
+    keys = keyboard_of() if console is not None and console.is_terminal else None
     delay = args.delay if args.delay is not None else 0.0
-    if console is not None:
-        if args.delay is None and console.is_terminal:
-            delay = 0.8
-        if args.deal is None:
-            console.print(f"Random deal, seed {seed}")
-    end = start
-    for line in watcher.lines(start, fast=args.fast or args.json):
-        end = line.state
+    if console is not None and args.delay is None and console.is_terminal:
+        delay = 0.8
+    deal = args.deal
+    number = 1
+    save_path: str | None = None
+    while True:
+        start = game.new(len(seats), seed, options, deal)
+        if save_path is None and args.save is not None:
+            save_path = _claim(args.save, f"parlour-{game.name}-{seed}.json")
         if console is not None:
-            console.print(line.shown, highlight=False)
-            if line.pause and delay > 0 and not end.is_over:
-                time.sleep(delay)
-    watched = watcher.watched(end)
-    # A random deal is rebuilt from the seed, full cards and all; a given deal is kept.
-    record = Record(
-        game.name,
-        len(seats),
-        seed,
-        {k: v for k, v in options_json(game, options).items() if v is not None},
-        args.deal,
-        watched.actions,
-        tuple(seat.spec for seat in seats),
-    )
-    if args.save:
-        try:
-            write_json_record(record, args.save)
-        except OSError as err:
-            raise CommandError(f"cannot write {args.save}: {err.strerror}") from None
-    if args.json:
-        print_json({"record": record.to_json(), "result": watched.result}, compact=True)
-    return 0
+            if deal is None:
+                console.print(f"Random deal, seed {seed}")
+            if save_path is not None:
+                console.print(f"The game is saved in {save_path} after every trick.")
+
+        def record_of(state: State, seed: int = seed, deal: object = deal) -> Record:
+            # A random deal is rebuilt from the seed, full cards and all; a given deal is kept.
+            done = watcher.watched(state).actions if state.is_over else _turned(state)
+            return Record(
+                game.name,
+                len(seats),
+                seed,
+                {k: v for k, v in options_json(game, options).items() if v is not None},
+                deal,
+                done,
+                tuple(seat.spec for seat in seats),
+            )
+
+        def save(state: State, path: str | None = save_path) -> None:
+            if path is not None:
+                write_json_record(record_of(state), path)
+
+        end, whole = watch_lines(
+            console, keys, watcher.lines(start, fast=args.fast or args.json), delay, save
+        )
+        assert end is not None
+        if args.json:
+            print_json(
+                {"record": record_of(end).to_json(), "result": watcher.watched(end).result},
+                compact=True,
+            )
+            return 0
+        assert console is not None
+        if save_path is not None:
+            console.print(f"The game is saved in {save_path}: {resume_hint(save_path)}")
+        if not whole:
+            console.print("Stopped watching.")
+            return 0
+        if keys is not None:
+            keys.discard()
+        if not sys.stdin.isatty() or not play_on(input):
+            return 0
+        number += 1
+        seed, deal = derive_seed(seed, "next game"), None
+        if save_path is not None:
+            stem, dot, ext = save_path.rpartition(".")
+            wanted = f"{stem}-{number}.{ext}" if dot and "/" not in ext else f"{save_path}-{number}"
+            save_path = free_path(wanted)
+
+
+def _turned(state: State) -> tuple[str, ...]:
+    """The player actions of a Beggar-My-Neighbour game under way: one ``play`` a card turned
+    (M8)."""
+    cards = getattr(state, "cards", 0)
+    return ("play",) * (cards if isinstance(cards, int) else 0)
+
+
+def _deals(text: str) -> int:
+    """``--deals N``: a match of 1 to 1000 deals."""
+    try:
+        return parse_int(text, field="--deals", minimum=1, maximum=1000)
+    except ParlourError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _play_epilog() -> str:
@@ -223,6 +390,7 @@ def _play_epilog() -> str:
         "  parlour play beor --seat 2=heuristic  you against the heuristic bot",
         "  parlour play death --players 4 --seat 2=person   two people, two bots",
         "  parlour play death --watch --players 5 --delay 0.3",
+        "  parlour play death --deals 3          a match of three deals (G12)",
         "  parlour play beor --save game.json    then: parlour play --resume game.json",
         "",
     ]
@@ -287,5 +455,11 @@ def register(
         help=f"{_games_with(lambda g: g.presenter.watcher)}, watching: jump to the result",
     )
     p.add_argument("--json", action="store_true", help="bots only: print the record and result")
+    p.add_argument(
+        "--deals",
+        type=_deals,
+        metavar="N",
+        help="death: a match of N deals with running totals, the dealer moving each deal (G12)",
+    )
     add_beggar_options(p, which="beggar, ")
     p.set_defaults(func=_cmd_play)

@@ -1,44 +1,103 @@
 """What ``help`` shows at the table: the game's rules in short (from its presenter, ruling ids in
-brackets), its table commands, and the commands of the table.
+brackets) as the options in force at this table make them, its table commands, and the
+commands of the table.
 
 The rules follow the seed texts and the rulings, so a person who reads only this can play a
 whole game; the README has the rulings' full wording. Each item is one line that the terminal
-wraps at its own width.
+wraps at its own width. An option set otherwise than by default is said under the rule it
+changes (``illegal_throw_penalty=false``: no illegal throw costs anything here).
 """
 
 from __future__ import annotations
 
-from parlour.core.game import Game
+import re
+from collections.abc import Mapping
 
-__all__ = ["commands_text", "rules_text"]
+from parlour.core.game import Game
+from parlour.core.options import OptionSpec
+
+__all__ = ["commands_text", "rules_text", "watch_keys_text"]
 
 _MOVES = "a number picks that move, or type the move itself (Tab completes it)."
+_RULING = re.compile(r"\(([A-Z]\d+)[,)]")
 
 
-def rules_text(game: Game) -> str:
-    """The rules in short, then the table entries people may make, if the game has any."""
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, list | tuple):
+        return ", ".join(f"Player {int(v) + 1}" for v in value) or "nobody"
+    return "none" if value is None else str(value)
+
+
+def _changed(spec: OptionSpec, value: object) -> str:
+    """One line saying how ``spec`` is set at this table, against the rules' default."""
+    if spec.kind == "bool":
+        if value:
+            return f"at this table option {spec.name} is on: {spec.help} ({spec.ruling})."
+        return (
+            f"at this table option {spec.name} is off, so this does not apply here: "
+            f"{spec.help} ({spec.ruling})."
+        )
+    return f"at this table option {spec.name} is {_shown(value)}: {spec.help} ({spec.ruling})."
+
+
+def rules_text(game: Game, options: Mapping[str, object] | None = None) -> str:
+    """The rules in short, with the options in force (``options`` as a record holds them)
+    said under the rules they change, then the table entries people may make."""
     presenter = game.presenter
-    lines = [presenter.rules]
+    changed: dict[str, str] = {}
+    for spec in game.info.options:
+        value = (options or {}).get(spec.name, spec.default)
+        default = list(spec.default) if isinstance(spec.default, tuple) else spec.default
+        if value != default and spec.ruling:
+            changed.setdefault(spec.ruling, "")
+            changed[spec.ruling] += f"\n  ↳ {_changed(spec, value)}"
+    lines = []
+    for line in presenter.rules.split("\n"):
+        found = _RULING.search(line)
+        if found is not None and found.group(1) in changed:
+            line += changed.pop(found.group(1))
+        lines.append(line)
+    if changed:
+        lines.append("Options at this table:" + "".join(changed.values()))
     if presenter.table_commands:
         lines.append(
-            "Table penalties (G13): on yourself at once; on another player when most of the "
-            "other players agree (the people at the table are asked; bots vote no). A penalty "
-            "stands: undo goes back no further than it."
+            "Table penalties (G13): one drink each; on yourself at once; on another player "
+            "when most of the other players agree (the people at the table are asked; bots "
+            "vote no, so against bots you can only penalise yourself). A penalty stands: undo "
+            "goes back no further than it."
         )
         lines += [f"  {c.usage}: {c.about}" for c in presenter.table_commands]
     return "\n".join(lines)
 
 
-def commands_text(game: Game) -> str:
-    """The table's commands; hint and undo only where players make decisions."""
+def watch_keys_text(by_hand: bool) -> str:
+    """The keys of watching: faster, slower, pause, to the end (and back to turning by hand
+    for someone who asked for ``auto``)."""
+    hand = " · t: turn by hand again" if by_hand else ""
+    return f"Keys: f faster · s slower · space pause · e to the end{hand} · q leave"
+
+
+def commands_text(game: Game, *, undo: bool = True) -> str:
+    """The table's commands; hint and undo only where players make decisions (undo for one
+    person against bots)."""
     decides = game.info.decisions
     hint = " · hint: what the heuristic bot would play" if decides else ""
-    undo = "undo: take back your last move (one person against bots) · " if decides else ""
+    undo_line = (
+        "undo: take back your last move (never past a card you have seen since) · "
+        if decides and undo
+        else ""
+    )
+    watching = ""
+    if not decides:
+        watching = f"\n  while your cards are turned for you: {watch_keys_text(True)}"
     return "\n".join(
         (
             f"Commands: {game.presenter.input_help or _MOVES}",
             f"  help: this page · moves: draw the table again{hint}",
-            f"  {undo}save [FILE]: save the game",
-            "  quit (or Ctrl-C): leave the table, offering to save first",
+            f"  {undo_line}save [FILE or FOLDER]: save the game",
+            "  quit (or Ctrl-C): leave the game (save, leave without saving, or back to it)"
+            + watching,
         )
     )

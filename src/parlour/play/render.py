@@ -1,21 +1,42 @@
-"""The table on screen: one picture of what a seat may know, with rich.
+"""The table on screen: one picture of what a seat may know, with rich, fitted to the terminal.
 
 A screen is drawn from a :class:`~parlour.core.game.View` by the game's presenter
 (:mod:`parlour.core.present`) and from the seat's own log (:meth:`State.tail`, redacted for it
 by core), never from a state, so a screen cannot show a hidden card.
+
+On a terminal the screen is fitted to its size (:func:`fitted_screen`), so that nothing a
+person needs scrolls away: the table (with the person's hand), the numbered moves, what was
+just said and the prompt are always on screen; the recent events take the lines left over, and
+on a short terminal the moves' heading goes and the moves are packed tighter (compact form).
+Moves are only ever broken between two moves, never inside one's notation
+(:func:`wrap_moves`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from parlour.core.game import Action, Event, LogEntry, View
-from parlour.core.present import Presenter
+from parlour.core.present import Presenter, numbered_text
 
-__all__ = ["last_events", "log_text", "screen"]
+__all__ = [
+    "MOVES_HEADING",
+    "fitted_screen",
+    "last_events",
+    "log_text",
+    "screen",
+    "screen_height",
+    "wrap_moves",
+]
+
+MOVES_HEADING = "Your moves (type the number or the notation):"
+_BREAK = re.compile(r" {2,}")  # moves are separated by two spaces; one space never breaks
+_INDENT = "    "
 
 
 def last_events(entries: Sequence[LogEntry], count: int) -> list[Event]:
@@ -31,21 +52,109 @@ def log_text(events: Sequence[Event]) -> Text:
     return Text("\n").join(Text("• " + e.text) for e in events)
 
 
+def wrap_moves(moves: Text, width: int) -> Text:
+    """``moves`` broken into lines of at most ``width`` cells only where two moves meet (at a
+    run of two or more spaces), a continued line indented; a single space or a no-break space
+    never breaks, so ``8) >red/black`` stays whole. A move wider than ``width`` has a line of
+    its own."""
+    out: list[Text] = []
+    for line in moves.split("\n"):
+        plain = line.plain
+        cuts = [0]
+        for gap in _BREAK.finditer(plain):
+            cuts += [gap.start(), gap.end()]
+        cuts.append(len(plain))
+        items = [line[cuts[k] : cuts[k + 1]] for k in range(0, len(cuts) - 1, 2)]
+        current = Text()
+        for item in items:
+            if not item.plain:
+                continue
+            if not current.plain:
+                current = item.copy()
+            elif cell_len(current.plain) + 2 + cell_len(item.plain) <= width:
+                current.append("  ")
+                current.append_text(item)
+            else:
+                out.append(current)
+                current = Text(_INDENT)
+                current.append_text(item)
+        out.append(current)
+    joined = Text("\n").join(out)
+    joined.no_wrap = True
+    joined.overflow = "fold"
+    return joined
+
+
 def screen(
     presenter: Presenter,
     view: View,
     labels: Sequence[str],
     events: Sequence[Event],
     legal: Sequence[Action] = (),
+    *,
+    width: int = 10_000,
 ) -> RenderableType:
-    """The whole table for ``view``: the game's table with the seat's own hand, the numbered
-    moves (when ``legal`` is given: the viewer is to move) and the recent ``events``."""
+    """The whole table for ``view``, not fitted to a height (a pipe or a file): the game's
+    table with the seat's own hand, the numbered moves (when ``legal`` is given: the viewer is
+    to move) and the recent ``events``."""
     parts: list[RenderableType] = [presenter.table(view, labels, legal)]
     shown = presenter.numbered(legal)
     if shown:
-        parts += [
-            Text("Your moves (type the number or the notation):", style="bold"),
-            presenter.moves_text(shown),
-        ]
+        parts += [Text(MOVES_HEADING, style="bold"), wrap_moves(presenter.moves_text(shown), width)]
     parts += [Text("Recent events:", style="bold"), log_text(events)]
+    return Group(*parts)
+
+
+def screen_height(console: Console, renderable: RenderableType, width: int) -> int:
+    """How many lines ``renderable`` takes at ``width`` columns."""
+    options = console.options.update(width=width, height=None)
+    return len(console.render_lines(renderable, options, pad=False, new_lines=False))
+
+
+def fitted_screen(
+    console: Console,
+    presenter: Presenter,
+    view: View,
+    labels: Sequence[str],
+    events: Sequence[Event],
+    legal: Sequence[Action],
+    notes: Sequence[Text],
+    *,
+    below: int,
+) -> RenderableType:
+    """The screen for ``view`` fitted to the console's size with ``below`` lines kept free
+    under it (the prompt): the table, the moves and the ``notes`` (what was just said) always;
+    the moves' heading and the newest ``events`` as far as they fit. When the moves do not fit
+    as the game lays them out, they are packed one after another (compact form)."""
+    width, height = console.size
+    table = presenter.table(view, labels, legal)
+    used = screen_height(console, table, width) + below
+    for note in notes:
+        used += screen_height(console, note, width)
+    shown = presenter.numbered(legal)
+    parts: list[RenderableType] = [table]
+    if shown:
+        moves = wrap_moves(presenter.moves_text(shown), width)
+        lines = len(moves.plain.split("\n"))
+        if used + lines > height:  # compact: one move after another
+            packed = wrap_moves(numbered_text(shown, presenter.pretty_action), width)
+            if len(packed.plain.split("\n")) < lines:
+                moves, lines = packed, len(packed.plain.split("\n"))
+        used += lines
+        if used + 1 <= height:
+            parts.append(Text(MOVES_HEADING, style="bold"))
+            used += 1
+        parts.append(moves)
+    room = height - used - 1  # the heading "Recent events:"
+    if room > 0 and events:
+        kept: list[Event] = []
+        for event in reversed(events):
+            need = screen_height(console, Text("• " + event.text), width)
+            if need > room:
+                break
+            kept.insert(0, event)
+            room -= need
+        if kept:
+            parts += [Text("Recent events:", style="bold"), log_text(kept)]
+    parts += notes
     return Group(*parts)

@@ -1,43 +1,90 @@
 """Saving a game at the terminal: after every move when asked, on ``save``, when a person leaves
-(``quit``, Ctrl-C) and when input ends mid-game, so that a game is never lost and a file is
-never overwritten without asking.
+(``quit``, Ctrl-C), when input ends mid-game and when Parlour itself fails, so that a game is
+never lost and a file is never overwritten without asking.
+
+Every write goes through :func:`parlour.core.files.write_text_atomic` (a temporary file beside
+the target, renamed over it; a symlink's target is written and the link stays). A name may be a
+folder (the game's own name is used inside it) and may start with ``~``. A save nobody named
+(input ended, a crash) never replaces another file: it takes a free name and says which.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 from collections.abc import Callable
-from pathlib import Path
 
 from rich.console import Console
 from rich.text import Text
 
+from parlour.core.files import write_text_atomic
+from parlour.core.inputs import parse_path
 from parlour.core.record import Record
+from parlour.errors import ParlourError
 from parlour.play.table import Table
 
-__all__ = ["Reader", "Saver", "default_save_path", "write_json_record", "write_record"]
+__all__ = [
+    "Reader",
+    "Saver",
+    "default_save_path",
+    "free_path",
+    "resume_hint",
+    "save_target",
+    "write_json_record",
+    "write_record",
+]
 
 Reader = Callable[[str], str]
 """Reads one line after showing a prompt (``input``); raises EOFError at the end of input."""
 
 
 def default_save_path(table: Table) -> str:
-    return f"parlour-{table.game.name}-{table.seed}.json"
+    """``parlour-GAME-SEED.json`` (with ``-dealN`` for the deals of a match after the first)."""
+    number = table.deal_number
+    deal = f"-deal{number + 1}" if number else ""
+    return f"parlour-{table.game.name}-{table.seed}{deal}.json"
 
 
-def write_json_record(record: Record, path: str) -> None:
-    """Write ``record`` to ``path`` whole or not at all (a crash never leaves half a file).
-    Raises OSError."""
-    target = Path(path)
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(json.dumps(record.to_json()) + "\n", encoding="utf-8")
-    os.replace(tmp, target)
+def save_target(path: str, default: str) -> str:
+    """The file a save to ``path`` goes to: ``~`` expanded, and ``default`` inside it when it
+    is a folder (or ends with ``/``). Raises InvalidInput for an empty name or a NUL."""
+    target = parse_path(path)
+    if target.is_dir() or path.endswith(("/", os.sep)):
+        target = target / default
+    return str(target)
 
 
-def write_record(table: Table, path: str) -> None:
+def free_path(path: str) -> str:
+    """``path`` when no file has that name, else the first free ``NAME-2.json``,
+    ``NAME-3.json`` ... beside it."""
+    if not os.path.lexists(path):
+        return path
+    stem, dot, ext = path.rpartition(".")
+    if not dot or "/" in ext:
+        stem, ext = path, ""
+    for number in range(2, 100_000):
+        candidate = f"{stem}-{number}.{ext}" if ext else f"{stem}-{number}"
+        if not os.path.lexists(candidate):
+            return candidate
+    raise FileExistsError(path)  # pragma: no cover - 100,000 saved games of one seed
+
+
+def resume_hint(path: str) -> str:
+    """``parlour play --resume 'my game.json'``: the command to go on, quoted for the shell."""
+    return f"parlour play --resume {shlex.quote(path)}"
+
+
+def write_json_record(record: Record, path: str, *, overwrite: bool = True) -> None:
+    """Write ``record`` to ``path`` whole or not at all (a crash never leaves half a file;
+    a symlink's target is written). Raises ParlourError (FileError, InvalidInput) naming the
+    file and the reason."""
+    write_text_atomic(path, json.dumps(record.to_json()) + "\n", overwrite=overwrite)
+
+
+def write_record(table: Table, path: str, *, overwrite: bool = True) -> None:
     """Write the table's game record to ``path`` (:func:`write_json_record`)."""
-    write_json_record(table.record(), path)
+    write_json_record(table.record(), path, overwrite=overwrite)
 
 
 class Saver:
@@ -51,7 +98,7 @@ class Saver:
         self.path = path
 
     def _say(self, message: str, *, style: str = "yellow") -> None:
-        self.console.print(Text(message, style=style))
+        self.console.print(Text(message, style=style), highlight=False)
 
     def autosave(self) -> None:
         """Save after a move, when asked for (``--save`` or ``--resume``)."""
@@ -59,13 +106,24 @@ class Saver:
             return
         try:
             write_record(self.table, self.path)
-        except OSError as err:
-            self._say(f"Could not save to {self.path}: {err.strerror}", style="bold red")
+        except ParlourError as err:
+            self._say(f"Could not save the game: {err}", style="bold red")
             self.path = None
 
-    def save(self, path: str) -> bool:
-        """``save [FILE]``: write the game to ``path``, asking before replacing another file."""
-        if path != self.path and Path(path).exists():
+    def _default(self) -> str:
+        """A free file name for this game in the current folder."""
+        return free_path(default_save_path(self.table))
+
+    def save(self, given: str | None) -> bool:
+        """``save [FILE]``: write the game to ``given`` (a file or a folder; none: where the
+        game is saved, or a free name of its own), asking before replacing another file."""
+        default = default_save_path(self.table)
+        try:
+            path = (self.path or self._default()) if given is None else save_target(given, default)
+        except ParlourError as err:
+            self._say(f"Not saved: {err}.")
+            return False
+        if path != self.path and os.path.lexists(path):
             try:
                 answer = self.read(f"{path} exists. Replace it? [y/N]> ").strip().lower()
             except (EOFError, KeyboardInterrupt):
@@ -75,55 +133,67 @@ class Saver:
                 return False
         try:
             write_record(self.table, path)
-        except OSError as err:
-            self._say(f"Could not save to {path}: {err.strerror}", style="bold red")
+        except ParlourError as err:
+            self._say(f"Not saved: {err}.", style="bold red")
             return False
-        self._say(f"Saved to {path}; resume with: parlour play --resume {path}", style="green")
+        self._say(f"Saved to {path}; resume with: {resume_hint(path)}", style="green")
+        if self.path is not None:
+            self.path = path  # saved after every move: from now on to the new file
         return True
 
-    def offer(self) -> None:
-        """A person leaves the table: save where the game is saved, or ask whether and where."""
+    def offer(self) -> bool:
+        """A person leaves saving the game: where it is saved, or asking where (Enter: a name
+        of its own). True once saved; False to go back to the game."""
         if self.path is not None:
             self.autosave()
+            if self.path is not None:
+                hint = resume_hint(self.path)
+                self._say(f"The game is saved in {self.path}; resume with: {hint}")
+                return True
+        default = self._default()
+        try:
+            given = self.read(f"File name or folder [{default}]> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            self.keep()
+            return True
+        while not self.save(given or default):
+            try:
+                given = self.read("Another file name or folder (empty: back to the game)> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.keep()
+                return True
+            if not given:
+                return False
+        return True
+
+    def leave_unsaved(self) -> None:
+        """A person leaves without saving (a game saved after every move stays saved)."""
+        if self.path is not None:
             self._say(
-                f"The game is saved in {self.path}; resume with: parlour play --resume {self.path}"
+                f"Left the table; the game as it stands is in {self.path} (saved after every "
+                f"move): {resume_hint(self.path)}"
             )
             return
-        try:
-            answer = self.read("Save the game before leaving? [Y/n]> ").strip().lower()
-            if answer in ("n", "no"):
-                self._say("Left the table without saving.")
-                return
-            default = default_save_path(self.table)
-            path = self.read(f"File name [{default}]> ").strip() or default
-        except EOFError:
-            self.keep()
-            return
-        except KeyboardInterrupt:
-            self.keep("Interrupted")
-            return
-        while not self.save(path):
-            try:
-                path = self.read("Another file name (empty: leave without saving)> ").strip()
-            except (EOFError, KeyboardInterrupt):
-                return
-            if not path:
-                return
+        self._say("Left the table without saving.")
 
     def keep(self, why: str = "Input ended") -> None:
-        """Input ended mid-game (or Ctrl-C at the save question): keep the game, not lose it."""
+        """Input ended mid-game, or Parlour failed: keep the game, never losing it and never
+        replacing another file (a free name, said)."""
         if self.path is not None:
             where = self.path
             self.autosave()
             if self.path is None:  # the save failed and said so
                 return
         elif len(self.table.states) > 1:
-            where = default_save_path(self.table)
+            where = self._default()
             try:
-                write_record(self.table, where)
-            except OSError as err:
-                self._say(f"Input ended; the game could not be saved to {where}: {err.strerror}")
+                write_record(self.table, where, overwrite=False)
+            except ParlourError as err:
+                self._say(f"{why}; the game could not be saved: {err}", style="bold red")
                 return
         else:
             return
-        self.console.print(f"\n{why}; the game is saved in {where}.", highlight=False)
+        self.console.print(
+            f"\n{why}; the game is saved in {where}; resume with: {resume_hint(where)}",
+            highlight=False,
+        )

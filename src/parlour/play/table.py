@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from parlour.bots import RandomAgent, make_agent
+from parlour.cards import parse_card
 from parlour.core.game import Action, Agent, Game, State, seat_name
 from parlour.core.record import Record, TableEntry
 from parlour.core.rng import derive_seed
@@ -33,6 +34,14 @@ PERSON = "person"
 _PERSON_WORDS = frozenset({"person", "human", "me", "you", "p"})
 # In a game without decisions a seat that is not a person just makes the only move it has.
 _AUTO = "bot"
+
+
+def _pretty(card: str) -> str:
+    """A card's name as the screens show it (``3♥``), or the text as it is."""
+    try:
+        return parse_card(card).pretty()
+    except ParlourError:
+        return card
 
 
 def default_bot(game: Game) -> str:
@@ -127,20 +136,27 @@ class Table:
         deal: object = None,
         actions: Sequence[str] = (),
         entries: Sequence[TableEntry] = (),
+        deal_number: int | None = None,
     ) -> None:
         """A new game, played on by ``actions`` and the table ``entries`` made between them
-        (a saved game). Raises InvalidRecord naming the action or entry that is refused."""
+        (a saved game); ``deal_number`` is the deal of a match (G12: the Game of Death's dealer
+        moves one seat each deal), dealt by ``game.match_deal`` when no ``deal`` is given.
+        Raises InvalidRecord naming the action or entry that is refused."""
         self.game = game
         self.seats = tuple(seats)
         self.seed = seed
         self.deal = deal
+        self.deal_number = deal_number
         given = {k: v for k, v in (options or {}).items() if v is not None}
+        if deal is None and deal_number is not None:
+            deal = game.match_deal(len(self.seats), seed, deal_number)
         start = game.new(len(self.seats), seed, given, deal)
         # Keep the options as given (typed values); records hold them as JSON.
         self.options: dict[str, object] = dict(given)
         self.states: list[State] = [start]
         self.actions: list[str] = []
         self.entries: list[TableEntry] = []
+        self.forced: set[int] = set()  # indices in actions of moves made for a person
         self.undone = 0
         pending = list(entries)
         for index, text in enumerate((*actions, None)):
@@ -192,11 +208,14 @@ class Table:
             return f"{name} (you)" if len(self.people) == 1 else name
         return f"{name} ({spec.spec})"
 
-    def apply(self, action: Action | str) -> State:
-        """Play ``action`` for the seat to move; refusals raise as :meth:`State.apply` does."""
+    def apply(self, action: Action | str, *, forced: bool = False) -> State:
+        """Play ``action`` for the seat to move; refusals raise as :meth:`State.apply` does.
+        ``forced``: the seat had no choice and the table made it (undo passes over it)."""
         if isinstance(action, str):
             action = self.state.parse_action(action)
         state = self.state.apply(action)
+        if forced:
+            self.forced.add(len(self.actions))
         self.states.append(state)
         self.actions.append(str(action))
         return state
@@ -246,6 +265,33 @@ class Table:
                     f"the table entry {step.text!r} was made after your last move, and table "
                     "entries stand (G13)"
                 )
+        return self._seen_since(seat, index)
+
+    def _seen_since(self, seat: int, index: int) -> str | None:
+        """Why undo may not go back before ``states[index]``: what ``seat`` has seen since
+        that it could not see before it (a card drawn blind, a stock turned face up, a
+        restock, another player's card), or None. Undo never goes back past new information
+        (as Board Game Arena's undo), so nobody can peek at a face-down card and take it back."""
+        before = self.states[index - 1].hidden_from(seat)
+        now = self.state.hidden_from(seat)
+        for state in self.states[index:]:
+            seen = before - state.hidden_from(seat)
+            if not seen:
+                continue
+            step = state.step
+            assert step is not None
+            named = sorted(seen - now)  # cards the seat may see now, so they may be named
+            cards = " ".join(_pretty(c) for c in named) if named else "a card"
+            if step.seat is None:
+                who = "the table's"
+            else:
+                who = "your" if step.seat == seat else f"{seat_name(step.seat)}'s"
+            return (
+                f"since your last move you have seen {cards} (shown by {who} move "
+                f"{step.text}), which you could not see before; undo never goes back past "
+                "something new you have seen (a card drawn blind, a stock turned over, a "
+                "restock, another player's card)"
+            )
         return None
 
     def undo(self, seat: int) -> int:
@@ -260,6 +306,7 @@ class Table:
         kept = sum(1 for s in self.states[1:] if s.step is not None and s.step.kind == "action")
         taken = len(self.actions) - kept
         del self.actions[kept:]
+        self.forced = {k for k in self.forced if k < kept}
         self.undone += 1
         return taken
 
@@ -268,8 +315,16 @@ class Table:
         for index in range(len(self.states) - 1, 0, -1):
             step = self.states[index].step
             if step is not None and step.kind == "action" and step.seat == seat:
+                if self._action_index(index) in self.forced:
+                    continue  # made for the seat: it chose nothing there
                 return index
         return None
+
+    def _action_index(self, index: int) -> int:
+        """The index in :attr:`actions` of the action that made ``states[index]``."""
+        return sum(
+            1 for s in self.states[1:index] if s.step is not None and s.step.kind == "action"
+        )
 
     # -- records ----------------------------------------------------------------------------
 
@@ -283,6 +338,7 @@ class Table:
             tuple(self.actions),
             tuple(seat.spec for seat in self.seats),
             tuple(self.entries),
+            deal_number=self.deal_number,
         )
 
     def state_options(self) -> dict[str, object]:
@@ -312,4 +368,5 @@ class Table:
             record.deal,
             record.actions,
             record.table,
+            record.deal_number,
         )
