@@ -207,6 +207,7 @@ def _play_tables(
     match = MatchBoard(table.players, deals) if has_match(table.state) else None
     labels = [table.seat_label(s) for s in range(table.players)]
     number = 1
+    first_path = save_path
     while True:
         board = match
         terminal = TerminalGame(
@@ -237,10 +238,9 @@ def _play_tables(
             seed = derive_seed(table.seed, "next game")
             table = Table(table.game, table.seats, seed, table.options)
         if save_path is not None:
-            stem, dot, ext = save_path.rpartition(".")
-            wanted = f"{stem}-{number}.{ext}" if dot and "/" not in ext else f"{save_path}-{number}"
-            save_path = free_path(wanted)
-            console.print(f"Game {number} is saved in {save_path}.", highlight=False)
+            save_path = _numbered(first_path or save_path, number)
+            what = "Deal" if match is not None else "Game"
+            console.print(f"{what} {number} is saved in {save_path}.", highlight=False)
 
 
 def _end_of_deal(
@@ -313,10 +313,11 @@ def _watch_own_way(
     deal = args.deal
     number = 1
     save_path: str | None = None
+    first_path: str | None = None
     while True:
         start = game.new(len(seats), seed, options, deal)
         if save_path is None and args.save is not None:
-            save_path = _claim(args.save, f"parlour-{game.name}-{seed}.json")
+            save_path = first_path = _claim(args.save, f"parlour-{game.name}-{seed}.json")
         if console is not None:
             if deal is None:
                 console.print(f"Random deal, seed {seed}")
@@ -363,9 +364,15 @@ def _watch_own_way(
         number += 1
         seed, deal = derive_seed(seed, "next game"), None
         if save_path is not None:
-            stem, dot, ext = save_path.rpartition(".")
-            wanted = f"{stem}-{number}.{ext}" if dot and "/" not in ext else f"{save_path}-{number}"
-            save_path = free_path(wanted)
+            save_path = _numbered(first_path or save_path, number)
+
+
+def _numbered(path: str, number: int) -> str:
+    """The file of game ``number`` of a session saved to ``path``: ``game-2.json``, or the
+    next free name when that one is taken (another game's file is never replaced)."""
+    stem, dot, ext = path.rpartition(".")
+    wanted = f"{stem}-{number}.{ext}" if dot and "/" not in ext else f"{path}-{number}"
+    return free_path(wanted)
 
 
 def _turned(state: State) -> tuple[str, ...]:
