@@ -14,14 +14,14 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from importlib import import_module
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 from parlour.core.info import GameInfo
 from parlour.core.inputs import quote
 from parlour.core.log import JSON, Event, LogEntry
 from parlour.core.options import OptionValue, validate_options
 from parlour.core.state import FORMAT, Action, Outcome, State, View, seat_name
-from parlour.errors import InvalidNotation, InvalidOption
+from parlour.errors import InvalidNotation, InvalidOption, InvalidRecord
 
 if TYPE_CHECKING:
     from parlour.core.present import Presenter
@@ -41,6 +41,9 @@ __all__ = [
     "View",
     "seat_name",
 ]
+
+
+V = TypeVar("V", bound=View)
 
 
 class Game(ABC):
@@ -154,6 +157,24 @@ class Game(ABC):
         Raises:
             InvalidRecord: naming the field that is missing or wrong.
         """
+
+    def checked_view(self, view: V) -> V:
+        """``view`` if some full state gives it, as :meth:`view_from_json` promises: one world
+        is sampled from it and must show its seat the same view. A view edited by hand (hand
+        sizes that do not add up, a seat changed, a scrap pile of the wrong size) is refused,
+        so :meth:`sample` is only ever given views it can keep its contract for.
+
+        Raises:
+            InvalidRecord: no deal agrees with the view.
+        """
+        refusal = "is not a view that any deal of the game gives (its cards and counts disagree)"
+        try:
+            world = self.sample(view, random.Random(0))
+        except InvalidRecord as err:
+            raise InvalidRecord(f"the view {refusal}: {err}") from None
+        if world.view(view.seat) != view:
+            raise InvalidRecord(f"the view {refusal}")
+        return view
 
     def match_deal(self, players: int, seed: int, number: int) -> JSON:
         """The deal of deal ``number`` (from 0) of a match played from ``seed``, in the game's

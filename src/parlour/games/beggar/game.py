@@ -105,7 +105,7 @@ class BeggarGame(Game):
         Raises:
             InvalidRecord: naming the field that is missing or wrong.
         """
-        return read_view(obj)
+        return self.checked_view(read_view(obj))
 
 
 BeggarState.game = BeggarGame()

@@ -110,7 +110,7 @@ class BeorGame(Game):
         Raises:
             InvalidRecord: naming the field that is missing or wrong.
         """
-        return read_view(obj)
+        return self.checked_view(read_view(obj))
 
 
 BeorState.game = BeorGame()

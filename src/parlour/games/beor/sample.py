@@ -9,12 +9,19 @@ import random
 
 from parlour.cards import Card
 from parlour.core.rng import MAX_SEED
+from parlour.core.state import seat_name
+from parlour.errors import InvalidRecord
 from parlour.games.beor.deal import deck_for
 from parlour.games.beor.rules import BeorState
 from parlour.games.beor.turn import held_mask, legal_of, mask_of
 from parlour.games.beor.view import BeorView, StockView
 
 __all__ = ["sample_state"]
+
+_TRIES = 50_000
+"""Shuffles tried for a world where the seat to move has a legal play (B8). A view of a real
+game finds one within a few (the mover held a legal play); a view edited by hand may allow
+none, and is refused after these."""
 
 
 def _hands(view: BeorView, unseen: list[Card]) -> list[tuple[Card, ...]]:
@@ -56,7 +63,7 @@ def sample_state(view: BeorView, rng: random.Random) -> BeorState:
     # The deck's fixed order first, so the same rng state gives the same sample on any machine.
     pool = [c for c in deck_for(view.players) if c not in seen]
     mover = view.to_move
-    while True:
+    for _ in range(_TRIES):
         unseen = list(pool)
         rng.shuffle(unseen)
         hands = _hands(view, unseen)
@@ -65,6 +72,11 @@ def sample_state(view: BeorView, rng: random.Random) -> BeorState:
         # has none is not one the table may be in; another shuffle is tried.
         if mover is None or mover == view.seat or legal_of(hands[mover], stocks):
             break
+    else:
+        raise InvalidRecord(
+            f"no deal of the unseen cards gives {seat_name(mover or 0)} a legal play (B8) in "
+            f"{_TRIES} tries: the view's hand sizes or known cards cannot be"
+        )
     scrap = known_scrap + unseen[: view.scrap_size - len(known_scrap)]
     return BeorState._make(
         options=view.options,

@@ -144,7 +144,7 @@ class DeathGame(Game):
         return DeathState._make(Position.from_json(obj))
 
     def view_from_json(self, obj: object) -> DeathView:
-        return DeathView.from_json(obj)
+        return self.checked_view(DeathView.from_json(obj))
 
     def upgrade_record_actions(
         self, actions: tuple[str, ...]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from parlour.cards import Card, deck52
+from parlour.errors import InvalidRecord
 from parlour.games.death.position import Position
 from parlour.games.death.rules import DeathState
 from parlour.games.death.view import DeathView
@@ -50,7 +51,10 @@ def _deal_unseen(view: DeathView, rng: random.Random) -> list[list[Card]]:
             for s in others:
                 rng.shuffle(hands[s])  # the order of a hand is never seen
             return [hands.get(s, []) for s in range(view.players)]
-    raise ValueError("no deal of the unseen cards agrees with this view")
+    raise InvalidRecord(
+        "no deal of the unseen cards agrees with this view (its hand sizes, voids and known "
+        "cards, G1-G7)"
+    )
 
 
 def sample_state(view: DeathView, rng: random.Random) -> DeathState:
