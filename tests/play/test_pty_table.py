@@ -178,3 +178,35 @@ def test_a_three_deal_match_keeps_running_totals(tmp_path: Path) -> None:
     for seat in range(3):
         row = next(line for line in final.splitlines() if f"Player {seat + 1} (" in line)
         assert f"{taken[seat]} drink" in row.split("│")[3], row
+
+
+def test_watching_keys_by_hand_again_faster_and_to_the_end(tmp_path: Path) -> None:
+    """Beggar-My-Neighbour's ``auto`` at 2.5 s a card: t turns by hand again, f goes faster,
+    e plays on to the end at once (the game would take minutes at that pace)."""
+    t = Table80x24("beggar", "--seed", "4", "--seat", "2=bot", "--delay", "2.5", cwd=tmp_path)
+    turn = r"press Enter to turn your card \(or auto, help\)> "
+    t.expect(turn)
+    t.child.sendline("auto")
+    t.expect(r"Watching \(2\.5 s a move\)")
+    t.send("t")
+    t.expect(turn, timeout=5)
+    t.child.sendline("auto")
+    t.expect(r"Watching \(2\.5 s a move\)")
+    t.send("f")
+    t.expect(r"Watching \(1\.6 s a move\)", timeout=5)
+    t.send("e")
+    t.expect("Game over", timeout=20)
+    t.expect(r"Play another game\? \[y/N\]> ")
+    t.child.sendline("n")
+    t.child.expect(pexpect.EOF)
+
+
+def test_watching_beggar_trick_by_trick_skips_to_the_end(tmp_path: Path) -> None:
+    t = Table80x24("beggar", "--watch", "--seed", "4", "--delay", "2.5", cwd=tmp_path)
+    t.expect("Keys: f faster · s slower · space pause · e to the end · q stop watching")
+    t.expect("Trick 1:")
+    t.send("e")
+    t.expect(r"(wins|never ends|share the win)", timeout=20)
+    t.expect(r"Play another game\? \[y/N\]> ")  # as the README says
+    t.child.sendline("n")
+    t.child.expect(pexpect.EOF)

@@ -71,7 +71,7 @@ def cmd_beggar_search(args: argparse.Namespace) -> int:
         f": {played:,} deals in {seconds:.1f}s ({played / max(seconds, 1e-9):,.0f} deals/s), "
         f"{state.deals:,} in all"
     )
-    console.print("Longest games found (M9 deals, seat 0 first):")
+    console.print("Longest games found (M9 deals, Player 1's hand first):")
     for rank, found in enumerate(state.top, 1):
         console.print(
             f"{rank:>3}. {found.cards} cards, {found.tricks} tricks ({found.result}): {found.deal}"

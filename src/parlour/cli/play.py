@@ -61,6 +61,15 @@ def _games_with(has: Callable[[Game], object]) -> str:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    try:
+        return _play(args)
+    except KeyboardInterrupt:
+        # The terminal echoed ^C: the one line saying so starts on a line of its own.
+        sys.stderr.write("\n")
+        raise
+
+
+def _play(args: argparse.Namespace) -> int:
     console = people_console()
     options = options_of(args)
     if args.resume is not None:
