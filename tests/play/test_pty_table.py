@@ -112,7 +112,7 @@ def test_undo_is_refused_past_a_blind_draw(tmp_path: Path) -> None:
     t.expect("Player 1> ")
     screen = " ".join(" ".join(t.rows()).split())
     assert "Cannot undo: since your last move you have seen" in screen
-    assert "a card drawn blind" in screen
+    assert "a blind draw" in screen
     t.leave()
     assert not list(tmp_path.iterdir())  # left without saving: nothing written
 

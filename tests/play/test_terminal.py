@@ -213,7 +213,7 @@ class TestLeavingAndSaving:
         game.run()
         text = " ".join(out.getvalue().split())
         assert "Cannot undo: since your last move you have seen" in text
-        assert "a card drawn blind" in text and "Took back" not in text
+        assert "a blind draw" in text and "Took back" not in text
         assert table.actions[0] == str(move) and table.undone == 0
 
     def test_undo_takes_back_a_move_that_showed_nothing(self) -> None:

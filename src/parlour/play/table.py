@@ -288,9 +288,8 @@ class Table:
                 who = "your" if step.seat == seat else f"{seat_name(step.seat)}'s"
             return (
                 f"since your last move you have seen {cards} (shown by {who} move "
-                f"{step.text}), which you could not see before; undo never goes back past "
-                "something new you have seen (a card drawn blind, a stock turned over, a "
-                "restock, another player's card)"
+                f"{step.text}); undo never goes back past a card you could not see before "
+                "(a blind draw, a flip, a restock, another player's card)"
             )
         return None
 
