@@ -27,6 +27,7 @@ from parlour.cli.common import (
     print_json,
     progress_bar,
     read_text,
+    workers_arg,
 )
 from parlour.core.game import JSON, seat_name
 from parlour.errors import InvalidNotation, ParlourError
@@ -245,7 +246,7 @@ def register(
         help="fast: the compiled kernel (default); python: the rules engine, slower, with a "
         "seed per game",
     )
-    p.add_argument("--workers", type=pos_int, help="fast engine threads (default: all cores)")
+    p.add_argument("--workers", type=workers_arg, help="fast engine threads (default: all cores)")
     p.add_argument(
         "--plot", type=path_arg, metavar="FILE", help="save a histogram of game lengths (PNG)"
     )
@@ -275,7 +276,7 @@ def register(
     p.add_argument("--top", type=pos_int, metavar="K", help="games to keep (default 10)")
     p.add_argument(
         "--workers",
-        type=pos_int,
+        type=workers_arg,
         help="threads, or with --backend dask the processes of a local Dask cluster "
         "(default: all cores)",
     )

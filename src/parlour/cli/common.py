@@ -216,6 +216,27 @@ def int_range(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+MAX_WORKERS = 256
+"""The most worker processes or threads a command may be asked for."""
+
+MAX_GAMES_ARG = 10_000_000
+"""The most games one arena or lab run may be asked for (each game's row is kept)."""
+
+
+def workers_arg(text: str) -> int:
+    """``--workers N``: 1 to :data:`MAX_WORKERS`."""
+    return _as_arg(
+        lambda: parse_int(text, field="the number of workers", minimum=1, maximum=MAX_WORKERS)
+    )
+
+
+def games_arg(text: str) -> int:
+    """``--games N`` of an arena or a lab run: 1 to :data:`MAX_GAMES_ARG`."""
+    return _as_arg(
+        lambda: parse_int(text, field="the number of games", minimum=1, maximum=MAX_GAMES_ARG)
+    )
+
+
 MAX_PLAYERS_ARG = 64
 """The most players a command line may name; each game then checks its own range."""
 

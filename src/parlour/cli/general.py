@@ -15,14 +15,15 @@ from parlour.cli.common import (
     CommandError,
     Parser,
     fresh_seed,
+    games_arg,
     nonneg_int,
     path_arg,
     people_console,
     players_arg,
-    pos_int,
     print_json,
     progress_bar,
     read_json,
+    workers_arg,
 )
 from parlour.core.files import shown_name, write_text_atomic
 from parlour.core.game import JSON
@@ -265,9 +266,9 @@ def register(
         "--players", type=players_arg, default=2, help="players at the table (default 2)"
     )
     p.add_argument("--agents", required=True, help="comma-separated agents, e.g. heuristic,random")
-    p.add_argument("--games", type=pos_int, default=100, help="games to play (default 100)")
+    p.add_argument("--games", type=games_arg, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=nonneg_int, help="seed of the run (default: fresh)")
-    p.add_argument("--workers", type=pos_int, help="processes (default: all cores)")
+    p.add_argument("--workers", type=workers_arg, help="processes (default: all cores)")
     p.add_argument("--options", nargs="+", metavar="NAME=VALUE", help="game options")
     p.add_argument(
         "--save", type=path_arg, metavar="DIR", help="save every game's record and arena.json"

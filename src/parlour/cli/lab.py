@@ -16,13 +16,14 @@ from parlour.cli.common import (
     CommandError,
     Parser,
     fresh_seed,
+    games_arg,
     nonneg_int,
     path_arg,
     people_console,
     players_arg,
-    pos_int,
     print_json,
     progress_bar,
+    workers_arg,
 )
 from parlour.core.files import write_text_atomic
 from parlour.core.inputs import quote
@@ -319,12 +320,12 @@ def register(sub: Any, formatter: type[argparse.HelpFormatter]) -> None:
             "--players", type=players_arg, default=2, help="players at the table (default 2)"
         )
         p.add_argument("--agents", help="comma-separated agents, seats rotating over them")
-        p.add_argument("--games", type=pos_int, default=200, help="games to play (default 200)")
+        p.add_argument("--games", type=games_arg, default=200, help="games to play (default 200)")
         p.add_argument("--seed", type=nonneg_int, help="seed of the run (default: fresh)")
         p.add_argument("--options", nargs="+", metavar="NAME=VALUE", help="game options")
         p.add_argument("--backend", choices=("local", "dask"), default="local", help="where")
         p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler, tcp://HOST:PORT")
-        p.add_argument("--workers", type=pos_int, help="processes (default: all cores)")
+        p.add_argument("--workers", type=workers_arg, help="processes (default: all cores)")
         p.add_argument("--json", action="store_true", help="print the figures as JSON")
 
     p = lsub.add_parser("run", help="play a run and print its metrics", formatter_class=formatter)
