@@ -174,3 +174,31 @@ def test_a_long_move_is_never_broken() -> None:
     assert all(len(line) <= 30 for line in lines)
     assert any("8)\u00a0>red/black" in line for line in lines)
     assert lines[1].startswith("    ")
+
+
+def test_the_hand_over_and_help_keep_the_table_in_sight() -> None:
+    """Hot seat at 80x24: the hand-over screen (public table and the hand-over panel) and the
+    screen after help both start with the table's first line."""
+    term = Emulated(80, 24)
+    console = Console(
+        file=term, width=80, height=24, force_terminal=True, color_system=None, legacy_windows=False
+    )
+    game = find_game("death")
+    table = Table(game, check_seat_specs(game, ["person", "person"] + ["random"] * 8), 5)
+    answers = ["", "help", "", "quit", "leave"]
+    seen: list[list[str]] = []
+
+    def read(prompt: str) -> str:
+        term.write(prompt)
+        seen.append(term.rows())
+        reply = answers.pop(0)
+        term.write(reply + "\n")
+        return reply
+
+    assert TerminalGame(table, console, read).run() == "quit"
+    handover, turn, helped, back = seen[0], seen[1], seen[2], seen[3]
+    assert handover[0].startswith(game.title) and "Pass the keyboard" in "\n".join(handover)
+    assert not any(r.startswith("Your hand:") for r in handover)
+    assert turn[0].startswith(game.title) and any(r.startswith("Your hand:") for r in turn)
+    assert "Press Enter to go back to the table>" in "\n".join(helped)
+    assert back[0].startswith(game.title) and any(r.startswith("Your hand:") for r in back)

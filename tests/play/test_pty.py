@@ -220,6 +220,8 @@ class TestAtTheKeyboard:
         child.send("hel\t")
         child.sendline("")
         child.expect(r"Goal \(B5\)")
+        child.expect("Press Enter to go back to the table> ")
+        child.sendline("")
         child.expect("Player 1> ")
         child.sendline("quit")
         child.expect(LEAVE)

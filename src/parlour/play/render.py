@@ -118,7 +118,7 @@ def fitted_screen(
     labels: Sequence[str],
     events: Sequence[Event],
     legal: Sequence[Action],
-    notes: Sequence[Text],
+    notes: Sequence[RenderableType],
     *,
     below: int,
 ) -> RenderableType:

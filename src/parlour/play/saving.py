@@ -91,13 +91,24 @@ class Saver:
     """Saves one table's game for the terminal loop: ``path`` is the file saved after every
     move (``None``: none), which is dropped after a failed write, said once."""
 
-    def __init__(self, table: Table, console: Console, read: Reader, path: str | None) -> None:
+    def __init__(
+        self,
+        table: Table,
+        console: Console,
+        read: Reader,
+        path: str | None,
+        say: Callable[[str, str], None] | None = None,
+    ) -> None:
         self.table = table
         self.console = console
         self.read = read
         self.path = path
+        self.say = say  # how the table says a line (kept on screen); None: printed
 
     def _say(self, message: str, *, style: str = "yellow") -> None:
+        if self.say is not None:
+            self.say(message, style)
+            return
         self.console.print(Text(message, style=style), highlight=False)
 
     def autosave(self) -> None:

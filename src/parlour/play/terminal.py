@@ -74,7 +74,9 @@ class TerminalGame:
         self.console = console
         self.read = read
         self.keys = keys
-        self.saver = Saver(table, console, self.ask, save_path)
+        self.saver = Saver(
+            table, console, self.ask, save_path, lambda text, style: self._say(text, style=style)
+        )
         self.delay = delay
         self.presenter = table.game.presenter
         self.labels = [table.seat_label(s) for s in range(table.players)]
@@ -247,7 +249,7 @@ class TerminalGame:
         """Handle one line; True once the person has acted."""
         word = line.lower()
         if word in ("help", "?", "h"):
-            self._help()
+            self._help(seat)
             return False
         if word in ("moves", "m", "board", "table"):
             self._draw(seat)
@@ -277,12 +279,17 @@ class TerminalGame:
             return False
         return self._play(seat, line)
 
-    def _help(self) -> None:
+    def _help(self, seat: int) -> None:
+        """The rules and commands; on a terminal, Enter then goes back to the table."""
         table = self.table
+        self._clear()
         self.console.print(rules_text(table.game, table.state_options()), highlight=False)
         self.console.print(
             commands_text(table.game, undo=len(table.people) == 1), style="dim", highlight=False
         )
+        if self._fitted:
+            self.ask("Press Enter to go back to the table> ")
+            self._draw(seat, keep_notes=True)
 
     def _leave(self) -> bool:
         """``quit`` or Ctrl-C: leave (saving or not) or go back to the game; True to leave."""
@@ -499,7 +506,7 @@ class TerminalGame:
         self._note(Text(message, style=style))
 
     def _draw(
-        self, seat: int | None, *, keep_notes: bool = False, footer: Text | None = None
+        self, seat: int | None, *, keep_notes: bool = False, footer: RenderableType | None = None
     ) -> None:
         """The table as ``seat`` (``None``: anyone) sees it, with the last events of its own
         log (core redacts it: a seat sees its own draws, others that a card was drawn)."""
@@ -513,7 +520,7 @@ class TerminalGame:
         events = last_events(state.tail(seat, _LOG_LINES), _LOG_LINES)
         view = state.view(seat)
         self._clear()
-        notes = [*self._notes, *([footer] if footer is not None else [])]
+        notes: list[RenderableType] = [*self._notes, *([footer] if footer is not None else [])]
         if self._fitted:
             below = 1
             if legal:
@@ -542,14 +549,12 @@ class TerminalGame:
         """Hot seat: the screen shows no hand until the next person is at the keyboard, who
         presses Enter after the hand-over is shown (keys typed before it are thrown away)."""
         self._notes.clear()
-        self._draw(None)
-        self.console.print(
-            Panel(
-                f"{seat_name(seat)}'s turn. Pass the keyboard to {seat_name(seat)}; everyone "
-                "else, look away.",
-                style="bold magenta",
-            )
+        panel = Panel(
+            f"{seat_name(seat)}'s turn. Pass the keyboard to {seat_name(seat)}; everyone "
+            "else, look away.",
+            style="bold magenta",
         )
+        self._draw(None, footer=panel)
         while True:
             try:
                 answer = self.ask(
@@ -561,11 +566,14 @@ class TerminalGame:
             if answer.strip().lower() in _QUIT:
                 if self._leave():
                     raise _Quit
+                self._draw(None, footer=panel)
                 continue
             if not answer.strip():
+                self._notes.clear()
                 return
             only = f"Only {seat_name(seat)} should answer: press Enter (or type quit)."
-            self.console.print(Text(only, style="yellow"))
+            self._notes[:] = [Text(only, style="yellow")]
+            self._draw(None, keep_notes=True, footer=panel)
 
     def _candidates(self, state: State) -> list[str]:
         words = [*_COMMANDS, *(c.word for c in self.presenter.table_commands)]
