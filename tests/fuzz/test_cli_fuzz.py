@@ -127,6 +127,7 @@ def commands(files: dict[str, str]) -> list[Command]:
                 Slot("--deal", text),
                 Slot("--options", text),
                 Slot("--card-limit", count_),
+                Slot("--deals", count_),
             ),
         ),
         Command(
