@@ -146,6 +146,8 @@ def _cmd_beggar_stats(args: argparse.Namespace) -> int:
         print_json(report, compact=True)
         return 0
     _print_stats(report)
+    if args.plot is not None:
+        print(f"The histogram of game lengths is saved in {args.plot}.")
     return 0
 
 
