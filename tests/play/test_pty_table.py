@@ -210,3 +210,15 @@ def test_watching_beggar_trick_by_trick_skips_to_the_end(tmp_path: Path) -> None
     t.expect(r"Play another game\? \[y/N\]> ")  # as the README says
     t.child.sendline("n")
     t.child.expect(pexpect.EOF)
+
+
+def test_save_asks_before_replacing_a_file(tmp_path: Path) -> None:
+    (tmp_path / "game.json").write_text("keep me")
+    t = Table80x24("beor", "--seed", "3", "--save", "game.json", cwd=tmp_path)
+    t.expect(r"game\.json exists\. Replace it\? \[y/N\]> ")
+    t.child.sendline("")
+    t.child.expect(pexpect.EOF)
+    t.child.close()
+    assert t.child.exitstatus == 2
+    assert "left as it was; name another file" in str(t.child.before)
+    assert (tmp_path / "game.json").read_text() == "keep me"

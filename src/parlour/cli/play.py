@@ -233,9 +233,7 @@ def _play_tables(
             return 0
         delay = terminal.delay  # the watching pace chosen stays
         if save_path is not None:
-            console.print(
-                f"This game is saved in {save_path}: {resume_hint(save_path)}", highlight=False
-            )
+            console.print(f"This game is saved in {save_path}.", highlight=False)
         if not _another(console, keys, match, table):
             return 0
         number += 1
@@ -361,11 +359,14 @@ def _watch_own_way(
             )
             return 0
         assert console is not None
-        if save_path is not None:
-            console.print(f"The game is saved in {save_path}: {resume_hint(save_path)}")
         if not whole:
-            console.print("Stopped watching.")
+            where = "."
+            if save_path is not None:
+                where = f"; the game so far is in {save_path}: {resume_hint(save_path)}"
+            console.print(f"Stopped watching{where}", highlight=False)
             return 0
+        if save_path is not None:
+            console.print(f"The game is saved in {save_path}.")
         if keys is not None:
             keys.discard()
         if not sys.stdin.isatty() or not play_on(input):
