@@ -81,7 +81,7 @@ class TestWholeGames:
             cwd=tmp_path,
         )
         out = play_to_the_end(child, ("1", "2", ""))
-        assert "Game over" in out and "fewest drinks taken (G12)" in out
+        assert "Game over" in out and "the deal with the fewest taken" in out
         assert "drinks taken" in out
 
     def test_beggar_my_neighbour_turning_each_card(self, tmp_path: Path) -> None:

@@ -211,3 +211,12 @@ class TestMatchTable:
         assert "point" in sober and "drink" not in sober
         assert "drink" in other and "point" not in other
         assert "After deal 1 of 2: running totals (G12)" in out.getvalue()
+
+    def test_a_sober_winner_wins_on_points(self) -> None:
+        game = find_game("death")
+        table = Table(game, check_seat_specs(game, ["random"] * 3), 3, {"sober": "1,2,3"})
+        while not table.state.is_over:
+            table.bot_move()
+        said = MatchBoard.deal_result(table.state, ["A", "B", "C"], 5)
+        assert "drink" not in said and "point" in said and "(sober, G14)" in said
+        assert said.endswith("(G12). 5 actions")

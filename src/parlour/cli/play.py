@@ -227,6 +227,7 @@ def _play_tables(
             delay=delay,
             keys=keys,
             end_table=None if board is None else _end_of_deal(board, table, labels),
+            result=None if board is None else board.deal_result,
         )
         _use_readline(terminal.complete)
         if terminal.run() == "quit":

@@ -95,6 +95,25 @@ class MatchBoard:
             f"{names} {verb} {what} with the fewest taken: {fewest} (G12).", style="bold green"
         )
 
+    @staticmethod
+    def deal_result(end: State, labels: Sequence[str], moves: int) -> str:
+        """One deal's result in words (G12), a sober player's figure in points (G14):
+        ``Player 2 wins the deal with the fewest taken, 3 points (sober, G14) (G12). 93
+        actions``."""
+        assert isinstance(end, DeathState) and end.outcome is not None
+        winners = end.outcome.winners
+        sober = frozenset(end.view(None).options.sober)
+        names = " and ".join(labels[s] for s in winners)
+        verb = "win" if len(winners) > 1 else "wins"
+        figures = []
+        for seat in winners:
+            taken = end.drinks_taken[seat]
+            unit = "point" if seat in sober else "drink"
+            note = " (sober, G14)" if seat in sober else ""
+            figures.append(f"{taken} {unit}{'s' if taken != 1 else ''}{note}")
+        shown = " and ".join(dict.fromkeys(figures))
+        return f"{names} {verb} the deal with the fewest taken, {shown} (G12). {moves} actions"
+
     def next_dealer(self) -> str:
         """``Player 3 deals`` for the next deal (G12: one seat clockwise each deal)."""
         return f"{seat_name(dealer_of(self.players, self.deals))} deals"

@@ -57,7 +57,8 @@ class TerminalGame:
     ``keys`` is the terminal's keyboard (:func:`~parlour.play.keys.keyboard_of`), ``None``
     when input is not a terminal: then nothing typed is thrown away and watching goes at
     ``delay`` with no keys. ``end_table`` draws what is shown under the result (by default
-    the presenter's :meth:`~parlour.core.present.Presenter.end_table`)."""
+    the presenter's :meth:`~parlour.core.present.Presenter.end_table`) and ``result`` says the
+    result (by default the presenter's ``result_text``)."""
 
     def __init__(
         self,
@@ -69,6 +70,7 @@ class TerminalGame:
         delay: float = 0.0,
         keys: Keyboard | None = None,
         end_table: Callable[[], RenderableType | None] | None = None,
+        result: Callable[[State, Sequence[str], int], str] | None = None,
     ) -> None:
         self.table = table
         self.console = console
@@ -82,6 +84,7 @@ class TerminalGame:
         self.labels = [table.seat_label(s) for s in range(table.players)]
         self.auto: set[int] = set()  # people who asked to have their only move made for them
         self.end_table = end_table
+        self.result = result
         self._completions: list[str] = []
         self._stale = False  # the game moved on since the last question: keys typed are old
         self._notes: list[Text] = []
@@ -603,7 +606,11 @@ class TerminalGame:
         """The result in plain words: who won, how, and how long the game was."""
         outcome = self.table.state.outcome
         assert outcome is not None
-        text = self.presenter.result_text(outcome, self.labels, len(self.table.actions))
+        moves = len(self.table.actions)
+        if self.result is not None:
+            text = self.result(self.table.state, self.labels, moves)
+        else:
+            text = self.presenter.result_text(outcome, self.labels, moves)
         undone = self.table.undone
         if undone:
             return f"{text}; {_plural(undone, 'move')} taken back."
