@@ -192,6 +192,8 @@ def test_parameters_are_the_games_options() -> None:
     beggar = load("beggar", 2, card_limit=30)
     real = play_out(beggar.new_initial_state(), random.Random(0)).parlour_state
     assert real is not None and real.outcome is not None and real.outcome.details["cards"] <= 30
+    assert load("death", 4, sober="1,3").options["sober"] == (1, 3)
+    assert load("death", 4).options["sober"] == ()
     with pytest.raises(InvalidOption, match="max_turns"):
         load("beor", 2, max_turns=0)
     with pytest.raises(InvalidOption, match="2 to 5 players"):

@@ -68,7 +68,7 @@ def _param_default(spec: OptionSpec) -> int | bool | str | None:
     if spec.kind == "choice" and isinstance(default, str):
         return default
     if spec.kind == "players" and isinstance(default, tuple):
-        return ",".join(str(s + 1) for s in default)
+        return ",".join(str(s) for s in default)  # player numbers from 1, as given
     return None
 
 
