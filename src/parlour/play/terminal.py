@@ -195,15 +195,16 @@ class TerminalGame:
                 time.sleep(self.delay)
             return
         deadline = time.monotonic() + self.delay
-        while self._paused or time.monotonic() < deadline:
+        while True:  # keys are read at every pace, 0 s a move included
             wait = 0.5 if self._paused else max(0.0, deadline - time.monotonic())
             key = self.keys.key(wait)
-            if key is None:
-                continue
-            if self._watch_key(key.lower()):
+            if key is not None:
+                if self._watch_key(key.lower()):
+                    return
+                self._draw(viewer, keep_notes=True, footer=self._watch_footer())
+                deadline = time.monotonic() + (0 if self._paused else self.delay)
+            if not self._paused and time.monotonic() >= deadline:
                 return
-            self._draw(viewer, keep_notes=True, footer=self._watch_footer())
-            deadline = time.monotonic() + (0 if self._paused else self.delay)
 
     def _watch_footer(self) -> Text:
         pace = "paused" if self._paused else f"{self.delay:g} s a move"

@@ -59,27 +59,27 @@ def watch_lines(
                 time.sleep(delay)
             continue
         deadline = time.monotonic() + delay
-        while paused or time.monotonic() < deadline:
+        while True:  # keys are read at every pace, 0 s a trick included
             key = keys.key(0.5 if paused else max(0.0, deadline - time.monotonic()))
-            if key is None:
-                continue
-            key = key.lower()
-            if key in ("f", "+", "="):
-                delay, paused = faster(delay), False
-            elif key in ("s", "-"):
-                delay = slower(delay)
-            elif key in (" ", "p"):
-                paused = not paused
-                console.print(Text("Paused: space goes on." if paused else "Going on.", "dim"))
-            elif key in ("e", "\n"):
-                skip = True
-                console.print(Text("On to the end of the game...", style="dim"))
+            if key is not None:
+                key = key.lower()
+                if key in ("f", "+", "="):
+                    delay, paused = faster(delay), False
+                elif key in ("s", "-"):
+                    delay = slower(delay)
+                elif key in (" ", "p"):
+                    paused = not paused
+                    said = "Paused: space goes on." if paused else "Going on."
+                    console.print(Text(said, style="dim"))
+                elif key in ("e", "\n"):
+                    skip = True
+                    console.print(Text("On to the end of the game...", style="dim"))
+                    break
+                elif key == "q":
+                    return end, False
+                if key in ("f", "+", "=", "s", "-"):
+                    console.print(Text(f"{delay:g} s a trick.", style="dim"))
+                deadline = time.monotonic() + (0 if paused else delay)
+            if not paused and time.monotonic() >= deadline:
                 break
-            elif key == "q":
-                return end, False
-            else:
-                continue
-            deadline = time.monotonic() + (0 if paused else delay)
-            if not paused:
-                console.print(Text(f"{delay:g} s a trick.", style="dim"))
     return end, True
