@@ -23,6 +23,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     out, err = capsys.readouterr()
     return code, out, err
 
+
 EXAMPLE = "--Q-K--K-AQ-------J--A-J--/------Q-----JA---AKQ---K-J"
 
 
@@ -151,3 +152,22 @@ class TestEveryNameOfAGame:
             *run(capsys, "play", "beggar", "--deal", EXAMPLE, "--players", "3"),
             "the deal has 2 hands but --players is 3",
         )
+
+
+def test_help_fits_80_columns() -> None:
+    """Every line of ``parlour play --help`` fits an 80-column terminal, the options of each
+    game included."""
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "parlour", "play", "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "80"},
+        check=True,
+    )
+    long = [line for line in done.stdout.splitlines() if len(line) > 80]
+    assert not long, long
+    assert "illegal_throw_penalty=true|false" in done.stdout and "--deals N" in done.stdout

@@ -413,7 +413,10 @@ def _play_epilog() -> str:
         "",
     ]
     for game in GAMES.values():
-        lines.append(options_epilog(game, rulings=False))
+        for line in options_epilog(game, rulings=False).split("\n"):
+            # Wrapped at 79 columns, each option's lines after the first indented under it.
+            indent = " " * (len(line) - len(line.lstrip()) + 4)
+            lines += textwrap.wrap(line, 79, subsequent_indent=indent, break_on_hyphens=False)
     lines.append(RULINGS_LINE)
     return "\n".join(lines)
 
@@ -434,7 +437,8 @@ def register(
             "GAME a short menu asks for the game, the players and the bots. Player 1 is you and "
             "the other seats are strong bots unless --seat says otherwise; several people share "
             "one keyboard (hot seat) with --seat 2=person. At the table type a move's number or "
-            "its notation; help shows the rules, undo takes back a move, quit offers to save.",
+            "its notation; help shows the rules, undo takes back a move, quit asks whether to "
+            "save, leave or go back to the game.",
             78,
         ),
         epilog=_play_epilog(),
