@@ -191,6 +191,48 @@ class TestCommand:
         assert "saved in w.json after every trick" in done.stdout
 
 
+class TestCrash:
+    def test_a_crash_at_the_table_saves_then_main_says_it_in_one_line(self, tmp_path: Path) -> None:
+        """A fault of Parlour's own at the table (injected into ``hint``): the game is saved
+        first, then ``main`` prints its one-line internal-error message and exits 70."""
+        inject = tmp_path / "inject"
+        inject.mkdir()
+        (inject / "sitecustomize.py").write_text(
+            "import parlour.play.terminal as t\n"
+            "def broken(self, seat):\n"
+            "    raise RuntimeError('injected')\n"
+            "t.TerminalGame._hint = broken\n"
+        )
+        death = find_game("death")
+        seed = next(s for s in range(100) if death.new(3, s).to_move == 0)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "parlour",
+                "play",
+                "death",
+                "--players",
+                "3",
+                "--seed",
+                str(seed),
+            ],
+            input="2D\nhint\n",
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(inject)},
+            check=False,
+            timeout=120,
+        )
+        assert done.returncode == 70, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1 and "internal error" in done.stderr
+        assert "Traceback" not in done.stderr + done.stdout
+        saved = tmp_path / f"parlour-death-{seed}.json"
+        assert json.loads(saved.read_text())["actions"][0] == "2D"
+        assert f"the game is saved in parlour-death-{seed}.json" in done.stdout
+
+
 class TestMatchTable:
     def test_sober_players_points_are_points(self) -> None:
         game = find_game("death")
