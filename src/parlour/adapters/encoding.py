@@ -31,7 +31,6 @@ __all__ = [
     "Observation",
     "action_mask",
     "layout_for",
-    "one_hot",
 ]
 
 Observation = npt.NDArray[np.float32]
@@ -128,9 +127,6 @@ class Layout:
         """The observation of ``view``, made from its JSON only."""
         return self.encoder.encode(view.to_json(), self.players)
 
-    def observe_state(self, state: State, seat: int) -> Observation:
-        return self.observe(state.view(seat))
-
     def deal_outcomes(self, drawn: Sequence[str]) -> tuple[str, ...]:
         """The cards the next chance outcome of the deal may be (each equally likely), given
         the cards drawn so far; empty once the deal is complete."""
@@ -169,8 +165,3 @@ def action_mask(state: State, seat: int, size: int) -> npt.NDArray[np.int8]:
         mask[list(state.legal_action_ids())] = 1
     return mask
 
-
-def one_hot(index: int, size: int) -> npt.NDArray[np.int8]:
-    out = np.zeros(size, dtype=np.int8)
-    out[index] = 1
-    return out
