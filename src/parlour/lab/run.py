@@ -199,7 +199,12 @@ class RunStore:
     def __init__(self, path: str | Path, spec: RunSpec | None = None, variant: str = "") -> None:
         self.path = Path(path)
         self.variant = variant
-        self.db = sqlite3.connect(self.path)
+        if self.path.is_dir():
+            raise InvalidOption(f"{self.path} is a folder; name a run file, e.g. run.db")
+        try:
+            self.db = sqlite3.connect(self.path)
+        except sqlite3.Error as err:  # a missing folder, no permission
+            raise InvalidOption(f"cannot open {self.path}: {err}") from None
         try:
             self.db.execute("PRAGMA journal_mode=WAL")
             self._setup(spec)
