@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parlour.core.inputs import parse_duration
@@ -387,3 +387,117 @@ def test_issue_examples_in_a_process(
     assert_clean(answer, allow_success=False)
     assert len(answer.err.splitlines()) == 1
     assert names in answer.err
+
+
+# -- every file name a command reads or writes, with every kind of bad path ---------------------
+
+BAD_PATHS = [
+    "/",
+    ".",
+    "..",
+    "/nonexistent/x.out",
+    "/dev/null",
+    "/proc/self/x.out",
+    "/proc/self/status",
+    "a\nb",
+    "x" * 300,
+    "d" * 200 + "/" + "e" * 200,
+    "~nobody_here/x",
+    "RECORD",
+    "RUN",
+    "RECORD/inside",
+]
+"""A folder, a missing folder, a device, a place no file can be made, a file that is not of the
+kind the command wants (a record where a run file goes, a run file where a record goes), a name
+under a plain file, names too long for the system."""
+
+PATH_COMMANDS = [
+    ["replay", "PATH"],
+    ["verify", "PATH"],
+    ["play", "--resume", "PATH", "--json"],
+    ["play", "beor", "--seat", "1=random", "--json", "--seed", "1", "--save", "PATH"],
+    [
+        "arena",
+        "beor",
+        "--agents",
+        "random,heuristic",
+        "--games",
+        "1",
+        "--workers",
+        "1",
+        "--seed",
+        "1",
+        "--save",
+        "PATH",
+    ],
+    ["beggar", "play", "--deals", "PATH", "--json"],
+    ["beggar", "stats", "--games", "10", "--workers", "1", "--seed", "1", "--plot", "PATH"],
+    ["beggar", "search", "--deals", "20", "--workers", "1", "--seed", "1", "--out", "PATH"],
+    [
+        "lab",
+        "run",
+        "beor",
+        "--agents",
+        "random",
+        "--games",
+        "1",
+        "--workers",
+        "1",
+        "--seed",
+        "1",
+        "--out",
+        "PATH",
+    ],
+    [
+        "lab",
+        "compare",
+        "beor",
+        "--agents",
+        "random",
+        "--games",
+        "1",
+        "--workers",
+        "1",
+        "--variant",
+        "v:natural_win=false",
+        "--seed",
+        "1",
+        "--out",
+        "PATH",
+    ],
+    ["lab", "report", "PATH"],
+    ["lab", "report", "RUN", "--html", "PATH"],
+    ["serve", "--host", "256.0.0.1", "--db", "PATH"],
+]
+
+
+def test_every_file_argument_with_every_bad_path(
+    files: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Each command that reads or writes a file, given each kind of bad path: a result or one
+    line with exit status 2, and a file it only reads is left as it was."""
+    import shutil
+
+    work = Path(tmp_path_factory.mktemp("fuzz-paths"))
+
+    # Each pair runs a command: a fifth of the profile's examples (all pairs under make fuzz).
+    @settings(max_examples=max(12, settings().max_examples // 5))
+    @given(st.sampled_from(PATH_COMMANDS), st.sampled_from(BAD_PATHS))
+    def check(command: list[str], bad: str) -> None:
+        # Fresh copies: a command may rightly write over a file it was told to write.
+        record = work / "record.json"
+        run_db = work / "run.db"
+        shutil.copy(files["record"], record)
+        shutil.copy(files["run"], run_db)
+        before = (record.read_bytes(), run_db.read_bytes())
+        names = {"RECORD": str(record), "RUN": str(run_db)}
+        path = names.get(bad, bad.replace("RECORD", str(record)))
+        argv = [path if a == "PATH" else names.get(a, a) for a in command]
+        count("command line: bad file names")
+        with inside(str(work)):
+            assert_clean(run_main(argv))
+        only_reads = command[0] in ("replay", "verify") or command[:2] == ["lab", "report"]
+        if only_reads and "--html" not in command:
+            assert (record.read_bytes(), run_db.read_bytes()) == before
+
+    check()
