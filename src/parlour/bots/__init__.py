@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 from parlour.bots.ismcts import Ismcts, SearchBudget
-from parlour.bots.levels import LEVELS, Careless, SearchSetting, level_setting
+from parlour.bots.levels import LEVELS, Careless, SearchSetting, level_setting, wider_candidates
 from parlour.bots.random_agent import RandomAgent
 from parlour.core.game import Agent, Game
 from parlour.core.strategy import POLICIES
@@ -88,7 +88,7 @@ def _search(game: Game, setting: SearchSetting, budget: SearchBudget | None, nam
         rollout=None if setting.policy == "random" else strategy.heuristic(),
         rollout_actions=setting.rollout_actions,
         exploration=setting.exploration,
-        candidates=strategy.candidates if setting.narrow else None,
+        candidates=strategy.candidates if setting.narrow else wider_candidates(game.name),
         prior=strategy.heuristic() if setting.prior_weight else None,
         prior_weight=setting.prior_weight,
         result_weight=setting.result_weight,

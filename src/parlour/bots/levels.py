@@ -16,12 +16,22 @@ A search setting is a :class:`SearchSetting`; games without a tuned one get the
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from parlour.core.game import Action, Agent, View
 from parlour.core.strategy import Strategy
+from parlour.games.death.notation import Give
 
-__all__ = ["LEVELS", "Careless", "SearchSetting", "default_setting", "level_setting"]
+__all__ = [
+    "LEVELS",
+    "Careless",
+    "SearchSetting",
+    "default_setting",
+    "level_setting",
+    "split_gives",
+    "wider_candidates",
+]
 
 LEVELS = ("easy", "medium", "hard", "expert")
 """The levels, weakest first."""
@@ -57,7 +67,8 @@ class SearchSetting:
         result_weight: the share of the reward that is the game's result once a rollout ends.
         prior_everywhere: the progressive bias at every node, not only the root.
         narrow: whether the game's ``candidates`` narrow the actions searched (``False``: the
-            search sees every legal action, e.g. every split of a Game of Death give).
+            search sees the wider set of :func:`wider_candidates`, e.g. the Game of Death's
+            split gives).
     """
 
     iterations: int
@@ -77,15 +88,39 @@ def default_setting(strategy: Strategy) -> SearchSetting:
     )
 
 
+def split_gives(legal: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The Game of Death's gives worth a search (G5: a give may be split between players):
+    to each player, all the drinks left or, with three players or more, half of them (the
+    rest goes in a later give). With one player to give to a split changes nothing, so only
+    the whole give is searched. Other decisions: every legal action."""
+    gives = [a for a in legal if isinstance(a, Give)]
+    if not gives:
+        return legal
+    left = max(a.drinks for a in gives)
+    seats = {a.seat for a in gives}
+    wanted = {left} if len(seats) < 2 else {left, left // 2}
+    return tuple(a for a in gives if a.drinks in wanted)
+
+
+_WIDER: dict[str, Callable[[tuple[Action, ...]], tuple[Action, ...]]] = {"death": split_gives}
+
+
+def wider_candidates(
+    game_name: str,
+) -> Callable[[tuple[Action, ...]], tuple[Action, ...]] | None:
+    """The actions a search with ``narrow=False`` explores (``None``: every legal action)."""
+    return _WIDER.get(game_name)
+
+
 # Tuned by measurement (benchmarks/bench_strength.py; the README's table gives the figures).
 _TUNED: dict[str, dict[str, SearchSetting]] = {
     "beor": {
-        "hard": SearchSetting(400, "random", 0, 0.25, prior_weight=0.5),
-        "expert": SearchSetting(3200, "random", 0, 0.25, prior_weight=0.5),
+        "hard": SearchSetting(400, "random", 0, 0.1, prior_weight=2.0),
+        "expert": SearchSetting(1600, "random", 0, 0.1, prior_weight=2.0),
     },
     "death": {
-        "hard": SearchSetting(100, "heuristic", 200, 0.7, result_weight=0.8),
-        "expert": SearchSetting(800, "heuristic", 200, 0.7, result_weight=0.8, narrow=False),
+        "hard": SearchSetting(50, "heuristic", 200, 0.7, result_weight=0.8),
+        "expert": SearchSetting(200, "heuristic", 200, 0.7, result_weight=0.8, narrow=False),
     },
 }
 
