@@ -444,6 +444,7 @@ class TestHostileInput:
             (["arena", "beor", "--agents", "random,heuristic", "--players", "0"], "--players"),
             (["serve", "--db", ""], "--db is empty"),
             (["serve", "--takeover", "inf"], "--takeover"),
+            (["serve", "--allow-origin", "example.org"], "an origin is http:// or https://"),
             (["replay", "x\ny.json", "--json"], "cannot read x y.json"),
             (["replay", "[" * 300], "too long for a file name"),
         ],

@@ -8,6 +8,7 @@ import contextlib
 import gc
 import json
 import os
+import re
 import socket
 import sqlite3
 import sys
@@ -32,6 +33,21 @@ def _seconds(text: str) -> float:
 
 def _count(low: int, high: int) -> Callable[[str], int]:
     return int_range(low, high)
+
+
+_ORIGIN = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]{1,253}/?")
+
+
+def _origin(text: str) -> str:
+    """``--allow-origin``: what a browser sends as ``Origin``, a scheme and a host with perhaps
+    a port (``https://example.org``, ``http://10.0.0.5:8000``); a bare host or a path would
+    never match one, so they are refused rather than silently ignored."""
+    if not _ORIGIN.fullmatch(text.strip()):
+        raise argparse.ArgumentTypeError(
+            f"an origin is http:// or https:// and a host, like https://example.org, got "
+            f"{quote(text)}"
+        )
+    return text.strip().rstrip("/")
 
 
 def _checked_db(db: str) -> str:
@@ -193,6 +209,7 @@ def register(
     p.add_argument(
         "--allow-origin",
         action="append",
+        type=_origin,
         metavar="ORIGIN",
         help="also accept pages from ORIGIN (https://example.org); repeatable",
     )
