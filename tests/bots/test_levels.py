@@ -11,7 +11,7 @@ import pytest
 from parlour.bots import LEVELS, build_agent, make_agent
 from parlour.bots.arena import play_game
 from parlour.bots.ismcts import Ismcts
-from parlour.bots.levels import Careless, level_setting
+from parlour.bots.levels import Careless, level_setting, split_gives, wider_candidates
 from parlour.bots.oracle import Oracle, make_oracle, play_measured
 from parlour.bots.random_agent import RandomAgent
 from parlour.cli import main
@@ -193,3 +193,21 @@ class TestDeathSearch:
         setting = level_setting("expert", "death", strategy)
         assert setting.result_weight > 0 and not setting.narrow
         assert replace(setting, result_weight=0).result_weight == 0
+
+
+def test_split_gives_search_halves_only_where_there_is_someone_to_split_between() -> None:
+    """G5: with three players or more a give may be split, so the search tries all that is
+    left or half of it to each player; with one player to give to it tries only the whole."""
+    four = tuple(Give(d, s) for s in (1, 2, 3) for d in range(1, 9))
+    wider = split_gives(four)
+    assert sorted((a.drinks, a.seat) for a in wider if isinstance(a, Give)) == [
+        (4, 1),
+        (4, 2),
+        (4, 3),
+        (8, 1),
+        (8, 2),
+        (8, 3),
+    ]
+    two = tuple(Give(d, 1) for d in range(1, 9))
+    assert split_gives(two) == (Give(8, 1),)
+    assert wider_candidates("death") is split_gives and wider_candidates("beor") is None
