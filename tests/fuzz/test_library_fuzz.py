@@ -159,3 +159,25 @@ def test_state_and_view_json_mutated(data: st.DataObject) -> None:
             count(f"library: sample of a view read back ({game.name})")
             world = game.sample(view, make_rng(data.draw(st.integers(0, 2**32))))
             assert world.view(view.seat) == view
+
+
+@given(st.data())
+def test_the_rest_of_the_api_with_any_arguments(data: st.DataObject) -> None:
+    """``log``, ``tail``, ``hidden_from``, ``action_id``, ``action_from_id``, ``check_players``
+    and ``match_deal`` given values of any kind."""
+    state = data.draw(positions())
+    game = state.game
+    before = state.to_json()
+    count(f"library: log/tail/hidden_from/codec/match_deal ({game.name})")
+
+    def anything() -> object:
+        return data.draw(hostile_json() | st.sampled_from([-1, 0, 1, 2, 99, None]))
+
+    refusal(lambda: state.log(anything(), anything()))  # type: ignore[arg-type]
+    refusal(lambda: state.tail(anything(), anything()))  # type: ignore[arg-type]
+    refusal(lambda: state.hidden_from(anything()))  # type: ignore[arg-type]
+    refusal(lambda: game.action_id(anything()))  # type: ignore[arg-type]
+    refusal(lambda: game.action_from_id(anything()))  # type: ignore[arg-type]
+    refusal(lambda: game.check_players(anything()))
+    refusal(lambda: game.match_deal(anything(), anything(), anything()))  # type: ignore[arg-type]
+    _unchanged(state, before)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Self
 
-from parlour.core.inputs import quote
+from parlour.core.inputs import check_int, quote
 from parlour.core.log import JSON, Event, LogEntry, Step
 from parlour.errors import GameOver, IllegalAction, InvalidNotation, InvalidOption, NotYourTurn
 
@@ -358,4 +358,5 @@ class State(ABC):
     def tail(self, seat: int | None, count: int) -> tuple[LogEntry, ...]:
         """The last ``count`` entries of :meth:`log` for ``seat``, at a cost of ``count``."""
         self._check_seat(seat)
-        return self.log(seat, max(0, self.log_length() - max(0, count)))
+        count = check_int(count, field="count", minimum=0, error=InvalidOption)
+        return self.log(seat, max(0, self.log_length() - count))

@@ -80,7 +80,7 @@ class BeggarGame(Game):
         """
         if not isinstance(action, Play):
             raise InvalidNotation(
-                f"{quote(str(action))} is not an action of Beggar-My-Neighbour: the only action is "
+                f"{quote(action)} is not an action of Beggar-My-Neighbour: the only action is "
                 "'play' (id 0)"
             )
         return 0

@@ -353,6 +353,7 @@ class BeorState(State):
         restock shuffle (B9) is hidden, but the card is news to nobody. So hidden are the cards
         dealt into other hands or the stocks, or drawn face down by others, and never shown
         since; a hand scrapped face down (B8) stays hidden from the others."""
+        self._check_seat(seat)
         seen = self._shown if seat is None else self._shown | held_by(self._held, seat)
         return frozenset(str(c) for c in deck_for(self.players) if not seen >> c.code & 1)
 

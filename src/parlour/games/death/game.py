@@ -111,9 +111,9 @@ class DeathGame(Game):
             InvalidOption: ``players`` or ``seed`` out of range, or ``number`` not a whole
                 number of at least 0 (naming ``deal_number``).
         """
-        if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < 2**31:
             raise InvalidOption(
-                f"deal_number must be a whole number of at least 0, got {quote(number)}"
+                f"deal_number must be a whole number from 0 to 2147483647, got {quote(number)}"
             )
         return match_deal(self.check_players(players), check_seed(seed), number)
 

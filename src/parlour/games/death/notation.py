@@ -161,7 +161,7 @@ def action_id(action: Action) -> int:
         return _PASS_ID
     if isinstance(action, Give) and 1 <= action.drinks <= MAX_GIVE and 0 <= action.seat < _SEATS:
         return _GIVE_BASE + (action.drinks - 1) * _SEATS + action.seat
-    raise InvalidNotation(f"{action!s} is not an action of the Game of Death with an id")
+    raise InvalidNotation(f"{quote(action)} is not an action of the Game of Death with an id")
 
 
 def action_from_id(number: int) -> Action:
