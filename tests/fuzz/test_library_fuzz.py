@@ -181,3 +181,27 @@ def test_the_rest_of_the_api_with_any_arguments(data: st.DataObject) -> None:
     refusal(lambda: game.check_players(anything()))
     refusal(lambda: game.match_deal(anything(), anything(), anything()))  # type: ignore[arg-type]
     _unchanged(state, before)
+
+
+@given(st.data())
+def test_the_presenters_reading_of_any_line(data: st.DataObject) -> None:
+    """What each game reads at the table prompt (its presenter: the Game of Death's give
+    split, Beggar-My-Neighbour's Enter, table entries, typed deals) given any line: a reply, a
+    short message or a ParlourError, and the actions a reply names are applied or refused
+    like any typed action."""
+    state = data.draw(positions())
+    presenter = state.game.presenter
+    count(f"library: presenter reading a line ({state.game.name})")
+    line = data.draw(action_texts(state) | st.from_regex(r"\A[0-9 =,pP]{0,12}\Z"))
+    if state.to_move is not None:
+        view = state.view(state.to_move)
+        replies: list[object] = []
+        if refusal(lambda: replies.append(presenter.read(view, line))) is None:
+            reply = replies[0]
+            if reply is not None:
+                assert len(getattr(reply, "message", "") or "") < 300
+                for text in getattr(reply, "actions", ()):
+                    refusal(lambda: state.apply(text))  # noqa: B023  called at once
+        refusal(lambda: presenter.forfeit(view, line))
+    refusal(lambda: presenter.entry_target(line))
+    refusal(lambda: presenter.deal_players(line))
