@@ -14,7 +14,9 @@ Sections (``--only`` picks some; all by default):
   over parity that the view-only bot keeps;
 - ``ladder``: easy against medium, medium against hard, hard against expert;
 - ``target``: expert against the heuristic (the issue's targets; with 4 players one expert and
-  three heuristics), with the Game of Death's drinks.
+  three heuristics), with the Game of Death's drinks;
+- ``agents``: each spec of ``--agents`` against the heuristic (e.g. the old default
+  ``ismcts:400`` against ``hard`` on the same deals).
 
 With 4 players the measured agent holds one seat and the heuristic the other three (parity
 1/4); with 2 players the two agents alternate seats.
@@ -37,7 +39,7 @@ from typing import Any
 from parlour.bots.arena import wilson
 from parlour.bots.oracle import Measured, play_measured
 
-SECTIONS = ("curve", "oracle", "ladder", "target")
+SECTIONS = ("curve", "oracle", "ladder", "target", "agents")
 CURVE = (100, 400, 1600, 6400)
 
 
@@ -56,12 +58,18 @@ def _table(players: int, measured: str, other: str) -> tuple[str, ...]:
     return (measured, other) if players == 2 else (measured, *[other] * (players - 1))
 
 
-def rows(sections: Sequence[str], games: Sequence[str], counts: Sequence[int]) -> list[Row]:
+def rows(
+    sections: Sequence[str],
+    games: Sequence[str],
+    counts: Sequence[int],
+    agents: Sequence[str] = (),
+    curve: Sequence[int] = CURVE,
+) -> list[Row]:
     out: list[Row] = []
     for game in games:
         for players in counts:
             if "curve" in sections:
-                for n in CURVE:
+                for n in curve:
                     out.append(
                         Row("curve", game, players, _table(players, f"expert:{n}", "heuristic"))
                     )
@@ -73,6 +81,9 @@ def rows(sections: Sequence[str], games: Sequence[str], counts: Sequence[int]) -
                     out.append(Row("ladder", game, players, _table(players, low, high)))
             if "target" in sections:
                 out.append(Row("target", game, players, _table(players, "expert", "heuristic")))
+            if "agents" in sections:
+                for spec in agents:
+                    out.append(Row("agents", game, players, _table(players, spec, "heuristic")))
     return out
 
 
@@ -148,10 +159,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games a row")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--agents", nargs="+", default=[], help="specs for --only agents")
+    parser.add_argument(
+        "--curve", type=int, nargs="+", default=list(CURVE), help="iterations of the curve"
+    )
     parser.add_argument("--out", help="write every row's figures here as JSON lines")
     args = parser.parse_args()
     results = []
-    for row in rows(args.only, args.game, args.players):
+    for row in rows(args.only, args.game, args.players, args.agents, args.curve):
         result = measure(row, args.games, args.seed, args.workers)
         results.append(result)
         lo, hi = result["ci95"]
