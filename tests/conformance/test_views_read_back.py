@@ -36,6 +36,15 @@ def test_death_hand_sizes_that_do_not_add_up_are_refused() -> None:
     sizes = list(view["hand_sizes"])  # type: ignore[call-overload]
     sizes[2] += 1  # one card more than the 52 (G1)
     view["hand_sizes"] = sizes
+    with pytest.raises(InvalidRecord, match="must hold the 52 cards"):
+        GAMES["death"].view_from_json(view)
+
+
+def test_death_voids_no_deal_can_meet_are_refused() -> None:
+    """G2: a seat that passed shows it lacks a suit; a view where the unseen cards cannot be
+    dealt around those voids is one no deal gives."""
+    view = _mid_game_view("death", 2, 0)
+    view["voids"] = [{"suits": [], "ranks": []}, {"suits": ["C", "D", "H", "S"], "ranks": []}]
     with pytest.raises(InvalidRecord, match="not a view that any deal of the game gives"):
         GAMES["death"].view_from_json(view)
 

@@ -134,6 +134,10 @@ class DeathView(View):
     def _check(self) -> None:
         """What a view read from JSON must hold for ``sample`` to deal hands that agree."""
         what = "Game of Death view"
+        if sum(self.hand_sizes) + len(self.pile) + len(self.swept) != 52:
+            raise InvalidRecord(
+                f"{what} fields 'hand_sizes', 'pile' and 'swept' must hold the 52 cards (G1)"
+            )
         own = self.hand or ()
         if self.seat is not None and len(own) != self.hand_sizes[self.seat]:
             raise InvalidRecord(f"{what} fields 'hand' and 'hand_sizes' disagree")
@@ -158,6 +162,10 @@ def voids_json(suits: tuple[frozenset[Suit], ...], ranks: tuple[frozenset[int], 
         {"suits": sorted(_SUIT_TEXT[s] for s in seat_suits), "ranks": sorted(seat_ranks)}
         for seat_suits, seat_ranks in zip(suits, ranks, strict=True)
     ]
+
+
+MAX_COUNT = 2**31 - 1
+"""The largest count (cards held, drinks) a view read from JSON may give."""
 
 
 class Fields:
@@ -219,9 +227,12 @@ class Fields:
         if (
             not isinstance(value, list)
             or len(value) != players
-            or not all(isinstance(k, int) and not isinstance(k, bool) and k >= 0 for k in value)
+            or not all(
+                isinstance(k, int) and not isinstance(k, bool) and 0 <= k <= MAX_COUNT
+                for k in value
+            )
         ):
-            raise self._bad(name, f"a list of {players} whole numbers of at least 0")
+            raise self._bad(name, f"a list of {players} whole numbers from 0 to {MAX_COUNT}")
         return tuple(value)
 
     def _card_list(self, name: str, value: object) -> tuple[Card, ...]:
