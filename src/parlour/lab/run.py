@@ -129,6 +129,10 @@ class RunSpec:
 MAX_GAMES = 2**31 - 1
 """The most games one run may ask for."""
 
+MAX_FIGURE = 1e12
+"""The largest figure a stored game's row may hold (lengths, drinks, cards are far below):
+beyond it the metrics' sums of squares would overflow."""
+
 
 def _load(text: object, what: str) -> object:
     """JSON that a run file holds, within the limits of :func:`parse_json`."""
@@ -154,6 +158,14 @@ def _check_row(row: object, what: str, games: int) -> dict[str, Any]:
     if not isinstance(figures, dict):
         raise InvalidOption(f"{what} field 'figures' must be an object")
     check_json(figures, field=f"{what} field 'figures'", max_depth=4, error=InvalidOption)
+    for key, value in figures.items():
+        for number in value if isinstance(value, list) else [value]:
+            if (
+                isinstance(number, int | float)
+                and not isinstance(number, bool)
+                and not -MAX_FIGURE <= number <= MAX_FIGURE
+            ):
+                raise InvalidOption(f"{what}: figure {quote(key)} is out of range: {quote(number)}")
     length = figures.get("length")
     if isinstance(length, bool) or not isinstance(length, int | float) or length < 0:
         raise InvalidOption(f"{what}: figure 'length' must be a number of actions")
