@@ -95,7 +95,7 @@ class TestServed:
     def test_seats_offer_the_difficulty_levels_and_never_the_oracle(
         self, server: ServerProcess
     ) -> None:
-        games = {g["name"]: g for g in httpx.get(server.url + "/api/games").json()["games"]}
+        games = {g["game"]: g for g in httpx.get(server.url + "/api/games").json()["games"]}
         for name in ("beor", "death"):
             assert games[name]["seat_kinds"] == ["person", "easy", "medium", "hard", "expert"]
         body = {"game": "death", "players": 2, "seats": ["person", "oracle"]}
