@@ -30,7 +30,7 @@ from parlour.bots.arena import play_to_end
 from parlour.core.game import JSON
 from parlour.core.inputs import check_int, check_json, parse_json, quote
 from parlour.core.rng import check_seed
-from parlour.errors import InvalidOption
+from parlour.errors import FileError, InvalidOption
 from parlour.games import find_game
 
 __all__ = ["BACKENDS", "BATCH", "RunSpec", "RunStore", "play_batch", "run"]
@@ -238,7 +238,10 @@ class RunStore:
         store.path, store.variant = Path(path), ""
         if not store.path.is_file():
             raise InvalidOption(f"{path}: no such run file")
-        store.db = sqlite3.connect(f"{store.path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            store.db = sqlite3.connect(f"{store.path.resolve().as_uri()}?mode=ro", uri=True)
+        except sqlite3.Error as err:  # a device or a file the system cannot read
+            raise InvalidOption(f"cannot open {path}: {err}") from None
         try:
             tables = {n for (n,) in store.db.execute("SELECT name FROM sqlite_master")}
         except sqlite3.DatabaseError:
@@ -273,24 +276,34 @@ class RunStore:
         # The same run perhaps asked for more games: the file says how many now.
         self.db.execute("INSERT OR REPLACE INTO runs VALUES (?, ?)", (self.variant, wanted))
 
+    def _select(self, query: str, params: tuple[object, ...] = ()) -> list[Any]:
+        """The rows of a query; a file that SQLite finds damaged is one line naming it."""
+        try:
+            return self.db.execute(query, params).fetchall()
+        except sqlite3.DatabaseError as err:
+            raise InvalidOption(f"{self.path} cannot be read as a run file: {err}") from None
+
     def variants(self) -> list[tuple[str, RunSpec]]:
         """Every run in the file, in the order they were first made."""
         query = "SELECT variant, spec FROM runs ORDER BY rowid"
         return [
             (str(v), RunSpec.from_json(_load(t, f"{self.path}: the spec of run {quote(v)}")))
-            for v, t in self.db.execute(query)
+            for v, t in self._select(query)
         ]
 
     def done(self) -> set[int]:
         query = "SELECT idx FROM games WHERE variant = ?"
-        return {i for (i,) in self.db.execute(query, (self.variant,))}
+        return {i for (i,) in self._select(query, (self.variant,))}
 
     def add(self, rows: Sequence[tuple[int, str]]) -> None:
-        with self.db:
-            self.db.executemany(
-                "INSERT OR IGNORE INTO games VALUES (?, ?, ?)",
-                [(self.variant, i, row) for i, row in rows],
-            )
+        try:
+            with self.db:
+                self.db.executemany(
+                    "INSERT OR IGNORE INTO games VALUES (?, ?, ?)",
+                    [(self.variant, i, row) for i, row in rows],
+                )
+        except sqlite3.Error as err:  # disk full, the file removed or locked meanwhile
+            raise FileError(f"cannot write {self.path}: {err}") from None
 
     def rows(self, limit: int | None = None, variant: str | None = None) -> list[dict[str, Any]]:
         """The finished games' rows in game order (the first ``limit`` games)."""
@@ -300,7 +313,7 @@ class RunStore:
             _check_row(
                 _load(r, f"{self.path}: game row {k}"), f"{self.path}: game row {k}", MAX_GAMES
             )
-            for k, (r,) in enumerate(self.db.execute(query, (which,)))
+            for k, (r,) in enumerate(self._select(query, (which,)))
         ]
         return found if limit is None else [r for r in found if r["index"] < limit]
 
