@@ -93,3 +93,18 @@ def test_reader_limits(tmp_path: Path) -> None:
         read_text_limited(tmp_path)
     with pytest.raises(FileError, match="No such file"):
         read_text_limited(tmp_path / "nope")
+
+
+def test_a_device_or_a_pipe_is_never_replaced(tmp_path: Path) -> None:
+    """Renaming over /dev/null would replace the device with a plain file."""
+    import os
+
+    for target in (Path("/dev/null"), tmp_path / "pipe"):
+        if target.name == "pipe":
+            os.mkfifo(target)
+        before = target.stat()
+        with pytest.raises(FileError, match="it is not a plain file"):
+            write_text_atomic(target, "x")
+        after = target.stat()
+        assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    assert list(Path("/dev").glob(".null.*.tmp")) == []

@@ -48,7 +48,8 @@ def resolve_target(path: str | os.PathLike[str]) -> Path:
 
     Raises:
         InvalidInput: for an empty name or one with a NUL.
-        FileError: for a path that is a folder, or a loop of links.
+        FileError: for a path that is a folder, a device, a pipe or a socket (never replaced
+            by a plain file), or a loop of links.
     """
     target = parse_path(path)
     try:
@@ -57,6 +58,14 @@ def resolve_target(path: str | os.PathLike[str]) -> Path:
         raise FileError(f"cannot write {shown_name(target)}: {err}") from None
     if real.is_dir():
         raise FileError(f"cannot write {shown_name(target)}: it is a folder; name a file in it")
+    try:
+        mode = os.stat(real).st_mode
+    except OSError:
+        return real  # a new file (or one the write itself will name the problem of)
+    if not stat.S_ISREG(mode):
+        # A device (/dev/null), a pipe or a socket: renaming over it would replace it by a
+        # plain file, and a save is never meant to go there.
+        raise FileError(f"cannot write {shown_name(target)}: it is not a plain file")
     return real
 
 
