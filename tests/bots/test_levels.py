@@ -105,6 +105,11 @@ class TestLevels:
         for spec in ("random", "heuristic", "ismcts", "ismcts:20", "ismcts:1s", "ismcts:9:random"):
             make_agent(spec, g)
 
+    def test_easy_is_random_in_the_game_of_death_and_half_careless_in_beor(self) -> None:
+        death, beor = make_agent("easy", find_game("death")), make_agent("easy", find_game("beor"))
+        assert isinstance(death, Careless) and death.slip == 1.0
+        assert isinstance(beor, Careless) and beor.slip == 0.5
+
     def test_a_level_takes_another_budget_for_measurement(self) -> None:
         agent = make_agent("expert:100", find_game("beor"))
         assert isinstance(agent, Ismcts) and agent.budget.iterations == 100

@@ -21,7 +21,14 @@ from __future__ import annotations
 import math
 
 from parlour.bots.ismcts import Ismcts, SearchBudget
-from parlour.bots.levels import LEVELS, Careless, SearchSetting, level_setting, wider_candidates
+from parlour.bots.levels import (
+    LEVELS,
+    Careless,
+    SearchSetting,
+    level_setting,
+    slip_for,
+    wider_candidates,
+)
 from parlour.bots.random_agent import RandomAgent
 from parlour.core.game import Agent, Game
 from parlour.core.strategy import POLICIES
@@ -62,7 +69,7 @@ def build_agent(spec: str, game: Game) -> Agent:
     if kind in ("heuristic", "medium") and not rest:
         return strategy.heuristic()
     if kind == "easy" and not rest:
-        return Careless(strategy.heuristic())
+        return Careless(strategy.heuristic(), slip_for(game.name))
     if kind in ("hard", "expert"):
         setting = level_setting(kind, game.name, strategy)
         budget = _budget(spec, rest, setting.iterations) if rest else None
