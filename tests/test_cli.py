@@ -445,6 +445,26 @@ class TestHostileInput:
             (["serve", "--db", ""], "--db is empty"),
             (["serve", "--takeover", "inf"], "--takeover"),
             (["serve", "--allow-origin", "example.org"], "an origin is http:// or https://"),
+            (["serve", "--db", "/"], "--db /: it is not a plain file"),
+            (["serve", "--db", "/dev/null"], "--db /dev/null: it is not a plain file"),
+            (
+                ["lab", "run", "beor", "--agents", "random", "--out", "/dev/null"],
+                "/dev/null is not a plain file",
+            ),
+            (
+                ["lab", "run", "beor", "--agents", "random", "--games", "1", "--out", "/"],
+                "/ is a folder",
+            ),
+            (
+                ["lab", "run", "beor", "--agents", "random", "--out", "/nonexistent/r.db"],
+                "cannot open /nonexistent/r.db",
+            ),
+            (["lab", "report", "/proc/self/mem"], "cannot open /proc/self/mem"),
+            (["beggar", "search", "--deals", "10", "--out", "[" * 300], "too long for a file"),
+            (
+                ["arena", "beor", "--agents", "random,heuristic", "--workers", "999999999"],
+                "--workers",
+            ),
             (["replay", "x\ny.json", "--json"], "cannot read x y.json"),
             (["replay", "[" * 300], "too long for a file name"),
         ],

@@ -269,6 +269,15 @@ def _never_a_long_duration(text: str) -> str:
     return "inf"
 
 
+WRITTEN = frozenset({"--save", "--out", "--plot", "--html", "--db", "--resume"})
+"""The flags whose file a command may write (``--resume`` saves back into the game it reads)."""
+
+
+def _stays_in_the_folder(name: str) -> bool:
+    text = name.strip()
+    return not text.startswith("/") or text == "/dev/null" or text.startswith("/proc/")
+
+
 @st.composite
 def mutated(draw: st.DrawFn, all_commands: list[Command]) -> tuple[str, list[str]]:
     command = draw(st.sampled_from(all_commands))
@@ -280,6 +289,10 @@ def mutated(draw: st.DrawFn, all_commands: list[Command]) -> tuple[str, list[str
         value = draw(hostile_number())
     elif slot.kind == "duration":
         value = _never_a_long_duration(draw(hostile_number() | hostile_text()))
+    elif slot.flag in WRITTEN:
+        # Written files stay in the fuzzing folder: no absolute name outside it but the
+        # places nothing can be made (/proc) and /dev/null (a device, refused).
+        value = draw(hostile_text().filter(_stays_in_the_folder))
     else:
         value = draw(hostile_text())
     how = draw(st.sampled_from(["set", "set", "set", "twice", "after --", "stray"]))
@@ -305,13 +318,19 @@ def mutated(draw: st.DrawFn, all_commands: list[Command]) -> tuple[str, list[str
 
 @contextlib.contextmanager
 def inside(folder: str) -> Iterator[None]:
-    """Run in ``folder``: a fuzzed file name lands there, never in the checkout."""
-    before = os.getcwd()
+    """Run in ``folder``, which is also the home folder (``~``): a fuzzed file name lands
+    there, never in the checkout or the user's home."""
+    before, home = os.getcwd(), os.environ.get("HOME")
     os.chdir(folder)
+    os.environ["HOME"] = folder
     try:
         yield
     finally:
         os.chdir(before)
+        if home is None:
+            del os.environ["HOME"]
+        else:
+            os.environ["HOME"] = home
 
 
 def test_every_subcommand_with_hostile_arguments(
@@ -331,10 +350,16 @@ def test_every_subcommand_with_hostile_arguments(
     check()
 
 
-@given(st.lists(hostile_text(), min_size=0, max_size=4))
-def test_any_words_at_the_top_level(words: list[str]) -> None:
-    count("command line: any words")
-    assert_clean(run_main(words))
+def test_any_words_at_the_top_level(tmp_path_factory: pytest.TempPathFactory) -> None:
+    work = str(tmp_path_factory.mktemp("fuzz-words"))
+
+    @given(st.lists(hostile_text(), min_size=0, max_size=4))
+    def check(words: list[str]) -> None:
+        count("command line: any words")
+        with inside(work):
+            assert_clean(run_main(words))
+
+    check()
 
 
 @given(
@@ -392,13 +417,14 @@ def test_issue_examples_in_a_process(
 # -- every file name a command reads or writes, with every kind of bad path ---------------------
 
 BAD_PATHS = [
-    "/",
+    "WORK",
     ".",
     "..",
-    "/nonexistent/x.out",
+    "missing-folder/x.out",
     "/dev/null",
     "/proc/self/x.out",
     "/proc/self/status",
+    "/proc/self/mem",
     "a\nb",
     "x" * 300,
     "d" * 200 + "/" + "e" * 200,
@@ -407,7 +433,8 @@ BAD_PATHS = [
     "RUN",
     "RECORD/inside",
 ]
-"""A folder, a missing folder, a device, a place no file can be made, a file that is not of the
+"""A folder (the fuzzing folder itself, by its absolute name), a missing folder, a device, a
+place no file can be made, a file that is not of the
 kind the command wants (a record where a run file goes, a run file where a record goes), a name
 under a plain file, names too long for the system."""
 
@@ -490,7 +517,7 @@ def test_every_file_argument_with_every_bad_path(
         shutil.copy(files["record"], record)
         shutil.copy(files["run"], run_db)
         before = (record.read_bytes(), run_db.read_bytes())
-        names = {"RECORD": str(record), "RUN": str(run_db)}
+        names = {"RECORD": str(record), "RUN": str(run_db), "WORK": str(work)}
         path = names.get(bad, bad.replace("RECORD", str(record)))
         argv = [path if a == "PATH" else names.get(a, a) for a in command]
         count("command line: bad file names")

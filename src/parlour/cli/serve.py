@@ -56,9 +56,13 @@ def _checked_db(db: str) -> str:
     if db.startswith(("postgresql://", "postgres://")):
         return db
     try:
-        return str(parse_path(db, field="--db"))
+        path = parse_path(db, field="--db")
     except ParlourError as err:
         raise CommandError(str(err)) from None
+    if path.exists() and not path.is_file():
+        # A folder or a device such as /dev/null: SQLite would make its journal beside it.
+        raise CommandError(f"--db {one_line(db)}: it is not a plain file; name an SQLite file")
+    return str(path)
 
 
 def _check_store(store: Store, db: str) -> None:

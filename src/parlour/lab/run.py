@@ -213,6 +213,9 @@ class RunStore:
         self.variant = variant
         if self.path.is_dir():
             raise InvalidOption(f"{self.path} is a folder; name a run file, e.g. run.db")
+        if self.path.exists() and not self.path.is_file():
+            # A device such as /dev/null: SQLite would make its journal beside it.
+            raise InvalidOption(f"{self.path} is not a plain file; name a run file, e.g. run.db")
         try:
             self.db = sqlite3.connect(self.path)
         except sqlite3.Error as err:  # a missing folder, no permission
