@@ -1,5 +1,6 @@
-"""The parsers of values from outside (parlour.core.inputs): each refuses hostile text with one
-line naming the field, and returns the value of its kind otherwise."""
+"""The parsers of values from outside (parlour.core.inputs, parlour.core.jsontext): each
+refuses hostile text with one line naming the field, and returns the value of its kind
+otherwise."""
 
 from __future__ import annotations
 
@@ -12,17 +13,15 @@ from hypothesis import strategies as st
 
 from parlour.core.inputs import (
     check_int,
-    check_json,
-    json_depth,
     parse_duration,
     parse_int,
-    parse_json,
     parse_option_pair,
     parse_path,
     parse_player_count,
     parse_seat,
     quote,
 )
+from parlour.core.jsontext import check_json, json_depth, parse_json
 from parlour.errors import ERROR_CODES, InvalidInput, InvalidOption, ParlourError
 
 

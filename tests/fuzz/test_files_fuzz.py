@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parlour.core.inputs import parse_json
+from parlour.core.jsontext import parse_json
 from parlour.errors import InvalidRecord
 from parlour.games import GAMES, replay_json
 from parlour.lab.beggar_search import SearchState, new_search, search_step

@@ -24,7 +24,8 @@ from rich.text import Text
 
 from parlour.core.files import MAX_READ_BYTES, read_text_limited, shown_name
 from parlour.core.game import JSON, Game
-from parlour.core.inputs import parse_duration, parse_int, parse_json, parse_path, quote
+from parlour.core.inputs import parse_duration, parse_int, parse_path, quote
+from parlour.core.jsontext import parse_json
 from parlour.core.options import parse_option_pairs
 from parlour.core.rng import MAX_SEED
 from parlour.errors import ParlourError

@@ -33,7 +33,8 @@ from itertools import pairwise
 from typing import Any
 
 from parlour.core.game import FORMAT, JSON, Game, State
-from parlour.core.inputs import check_json, quote
+from parlour.core.inputs import quote
+from parlour.core.jsontext import check_json
 from parlour.core.rng import check_seed
 from parlour.errors import InvalidRecord, ParlourError
 

@@ -30,26 +30,31 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Protocol, TypeVar
 
 import numpy as np
 
-from parlour.core.game import JSON
-from parlour.core.inputs import check_json, quote
-from parlour.core.rng import check_seed
-from parlour.errors import InvalidNotation, InvalidOption
+from parlour.core.inputs import quote
+from parlour.errors import InvalidOption
 from parlour.games.beggar import BeggarGame
 from parlour.games.beggar.fast import (
-    RESULTS,
-    FastResults,
     backward_deals,
     climb,
-    encode_deals,
     play_deals,
     play_random,
     random_deals,
+)
+from parlour.lab.beggar_search_state import (
+    MAX_INDEX,
+    MAX_TOP,
+    STRATEGIES,
+    Found,
+    SearchState,
+    best_of,
+    found_of,
+    new_search,
 )
 from parlour.lab.workers import resolve_workers
 
@@ -72,7 +77,6 @@ __all__ = [
     "search_step",
 ]
 
-STRATEGIES = ("random", "climb", "backward")
 PATIENCE = 300
 """Deals a climb plays without a new best before it restarts from a fresh deal."""
 MAX_CLIMB = 20_000
@@ -91,195 +95,6 @@ STEP_DEALS = {"random": 1 << 19, "climb": 1 << 17, "backward": 1 << 19}
 _GAME = BeggarGame()
 T = TypeVar("T")
 Progress = Callable[[int], None]
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Found:
-    """A game found: its deal (M9, rank-only), result and counts (M8)."""
-
-    deal: str
-    result: str
-    cards: int
-    tricks: int
-
-    @property
-    def rank_key(self) -> tuple[int, int, int, str]:
-        """Sorts best first: a loop, then more cards, then more tricks, then the deal."""
-        return (-int(self.result == "loop"), -self.cards, -self.tricks, self.deal)
-
-    def to_json(self) -> dict[str, JSON]:
-        return {
-            "deal": self.deal,
-            "result": self.result,
-            "cards": self.cards,
-            "tricks": self.tricks,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class SearchState:
-    """A search so far: settings, deals played, the next index of the seed's stream (a deal
-    for ``random``, a climb for ``climb``) and the best ``top`` games, best first."""
-
-    players: int
-    seed: int
-    strategy: str
-    options: dict[str, JSON]
-    top_k: int
-    deals: int = 0
-    next_index: int = 0
-    top: tuple[Found, ...] = field(default=())
-    extended: tuple[str, ...] = field(default=())
-
-    @property
-    def best(self) -> Found | None:
-        return self.top[0] if self.top else None
-
-    def to_json(self) -> dict[str, JSON]:
-        return {
-            "players": self.players,
-            "seed": self.seed,
-            "strategy": self.strategy,
-            "options": dict(self.options),
-            "top_k": self.top_k,
-            "deals": self.deals,
-            "next_index": self.next_index,
-            "top": [f.to_json() for f in self.top],
-            "extended": list(self.extended),
-        }
-
-    @classmethod
-    def from_json(cls, data: object) -> SearchState:
-        """A saved search, checked field by field: whole numbers in their ranges (``deals`` and
-        ``next_index`` at most :data:`MAX_INDEX`, so they never overflow the kernel), and every
-        game of ``top`` replayed from its deal on the kernel, so a result that its deal does
-        not play is refused, never reported.
-
-        Raises:
-            InvalidOption: naming the field that is missing or wrong.
-        """
-        if not isinstance(data, dict):
-            raise InvalidOption("a saved search is a JSON object")
-        check_json(data, field="the saved search", max_depth=6, error=InvalidOption)
-        state = new_search(
-            _count(data, "players", 0, 1000),
-            _field(data, "seed", int),
-            _field(data, "strategy", str),
-            _field(data, "options", dict),
-            _count(data, "top_k", 1, MAX_TOP),
-        )
-        items = _field(data, "top", list)
-        if len(items) > MAX_TOP:
-            raise InvalidOption(f"top of the saved search lists more than {MAX_TOP} games")
-        top = []
-        for i, item in enumerate(items):
-            if not isinstance(item, dict):
-                raise InvalidOption(f"top[{i}] of the saved search is not an object")
-            found = Found(
-                _field(item, "deal", str, f"top[{i}]."),
-                _field(item, "result", str, f"top[{i}]."),
-                _count(item, "cards", 0, MAX_INDEX, f"top[{i}]."),
-                _count(item, "tricks", 0, MAX_INDEX, f"top[{i}]."),
-            )
-            if found.result not in RESULTS:
-                raise InvalidOption(f"top[{i}].result must be one of {', '.join(RESULTS)}")
-            top.append(found)
-        _check_played(top, state)
-        deals = _count(data, "deals", 0, MAX_INDEX)
-        next_index = _count(data, "next_index", 0, MAX_INDEX)
-        extended = data.get("extended", [])
-        if (
-            not isinstance(extended, list)
-            or len(extended) > MAX_INDEX
-            or not all(isinstance(d, str) and len(d) < 200 for d in extended)
-        ):
-            raise InvalidOption("extended of the saved search must be a list of deals")
-        return replace(
-            state,
-            deals=deals,
-            next_index=next_index,
-            top=_best(top, state.top_k),
-            extended=tuple(extended),
-        )
-
-
-MAX_INDEX = 1 << 48
-"""The largest count of deals or stream index a saved search may hold (at millions of deals a
-second, centuries of searching): far inside the kernel's 64-bit integers."""
-
-MAX_TOP = 10_000
-"""The most games a search keeps."""
-
-
-def _check_played(top: list[Found], state: SearchState) -> None:
-    """Replay every deal of ``top`` under the search's options: its result, cards and tricks
-    must be what the deal plays (M8), and it must be a deal for the search's players."""
-    if not top:
-        return
-    try:
-        deals = encode_deals([f.deal for f in top], state.players)
-    except InvalidNotation as err:
-        raise InvalidOption(f"top of the saved search: {err}") from None
-    results = play_deals(deals, state.options)
-    for i, f in enumerate(top):
-        played = _found(f.deal, results, i)
-        if played != f:
-            raise InvalidOption(
-                f"top[{i}] of the saved search says {f.result} after {f.cards} cards and "
-                f"{f.tricks} tricks, but its deal plays {played.result} after {played.cards} "
-                f"cards and {played.tricks} tricks"
-            )
-
-
-def _count(data: dict[str, object], name: str, low: int, high: int, where: str = "") -> int:
-    value = data.get(name)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidOption(
-            f"{where}{name} of the saved search must be a whole number from {low} to {high}, "
-            f"got {quote(value)}"
-        )
-    return value
-
-
-def _field(data: dict[str, object], name: str, kind: type[T], where: str = "") -> T:
-    value = data.get(name)
-    if not isinstance(value, kind) or isinstance(value, bool):
-        kinds = {"int": "whole number", "str": "string", "list": "list", "dict": "object"}
-        raise InvalidOption(
-            f"{where}{name} of the saved search must be a {kinds.get(kind.__name__, 'value')}"
-        )
-    return value
-
-
-def new_search(
-    players: int,
-    seed: int,
-    strategy: str,
-    options: Mapping[str, object] | None = None,
-    top_k: int = 10,
-) -> SearchState:
-    """A search that has played nothing yet.
-
-    Raises:
-        InvalidOption: a bad player count, seed, strategy, option or ``top_k``.
-    """
-    players = _GAME.check_players(players)
-    seed = check_seed(seed)
-    if strategy not in STRATEGIES:
-        raise InvalidOption(
-            f"strategy must be one of {', '.join(STRATEGIES)}, got {quote(strategy)}"
-        )
-    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP:
-        raise InvalidOption(f"top must be a whole number from 1 to {MAX_TOP}, got {quote(top_k)}")
-    typed = _GAME.typed_options(options)
-    if strategy == "backward" and (players != 2 or typed.card_limit is not None):
-        raise InvalidOption("strategy backward is for 2 players without a card limit")
-    return SearchState(players, seed, strategy, typed.to_json(), top_k)
-
-
-def _best(found: list[Found] | tuple[Found, ...], k: int) -> tuple[Found, ...]:
-    unique = {f.deal: f for f in found}
-    return tuple(sorted(unique.values(), key=lambda f: f.rank_key)[:k])
 
 
 class Backend(Protocol):
@@ -326,13 +141,13 @@ def search_step(
     batch = run.longest(state, deals, keep, progress)
     after = replace(state, deals=state.deals + deals, next_index=state.next_index + deals)
     if state.strategy == "random":
-        return replace(after, top=_best([*state.top, *batch], state.top_k))
+        return replace(after, top=best_of([*state.top, *batch], state.top_k))
     done = set(state.extended)
     seeds = [f for f in batch[:SEEDS_PER_STEP] if f.result == "win"]
     seeds += [f for f in state.top if f.result == "win" and f.deal not in done]
     seeds = list({f.deal: f for f in seeds}.values())
     extensions = run.extensions(state, seeds)
-    top = _best([*state.top, *batch, *(f for e in extensions for f in e)], state.top_k)
+    top = best_of([*state.top, *batch, *(f for e in extensions for f in e)], state.top_k)
     in_top = {f.deal for f in top}
     extended = (d for d in (*state.extended, *(f.deal for f in seeds)) if d in in_top)
     return replace(
@@ -367,7 +182,7 @@ def longest(
     found = []
     for i in sorted(picked, key=lambda i: (-score[i], i)):
         deal = random_deals(players, 1, seed, start=start + int(i)).deal(0)
-        found.append((int(score[i]), start + int(i), _found(deal, results, int(i))))
+        found.append((int(score[i]), start + int(i), found_of(deal, results, int(i))))
     return found
 
 
@@ -383,7 +198,7 @@ def extension(found: Found, options: Mapping[str, object]) -> list[Found]:
         found.deal, tricks=EXTEND_TRICKS, budget=UNPLAY_BUDGET, depth=UNPLAY_DEPTH
     )
     results = play_deals(unplayed.deals, options)
-    return [_found(unplayed.deals.deal(i), results, i) for i in range(len(unplayed.deals))]
+    return [found_of(unplayed.deals.deal(i), results, i) for i in range(len(unplayed.deals))]
 
 
 def climbs(
@@ -392,7 +207,7 @@ def climbs(
     """Climbs ``start`` to ``start + count - 1``: each one's deals played and longest game."""
     climbed = climb(players, seed, start, count, options, max_plays=MAX_CLIMB, patience=PATIENCE)
     return [
-        (int(climbed.plays[k]), _found(climbed.deals.deal(k), climbed.results, k))
+        (int(climbed.plays[k]), found_of(climbed.deals.deal(k), climbed.results, k))
         for k in range(count)
     ]
 
@@ -427,12 +242,6 @@ class _Threads:
             pool.shutdown(cancel_futures=True)
 
 
-def _found(deal: str, results: FastResults, i: int) -> Found:
-    return Found(
-        deal, RESULTS[int(results.result[i])], int(results.cards[i]), int(results.tricks[i])
-    )
-
-
 def _after_climbs(
     state: SearchState, deals: int, climbed: Iterator[tuple[int, Found]], progress: Progress | None
 ) -> SearchState:
@@ -450,5 +259,5 @@ def _after_climbs(
             break
     index = state.next_index + len(found) - len(state.top)
     return replace(
-        state, deals=state.deals + played, next_index=index, top=_best(found, state.top_k)
+        state, deals=state.deals + played, next_index=index, top=best_of(found, state.top_k)
     )

@@ -21,162 +21,20 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parlour.bots import make_agent
 from parlour.bots.arena import play_to_end
-from parlour.core.game import JSON
-from parlour.core.inputs import check_int, check_json, parse_json, quote
-from parlour.core.rng import check_seed
+from parlour.core.inputs import quote
 from parlour.errors import FileError, InvalidOption
 from parlour.games import find_game
+from parlour.lab.runspec import MAX_GAMES, RunSpec, check_row, load_json
 
 __all__ = ["BACKENDS", "BATCH", "RunSpec", "RunStore", "play_batch", "run"]
 
 BATCH = 10
 """Games a batch: the unit handed to a worker and committed to the file."""
 BACKENDS = ("local", "dask")
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """What a run plays: the same spec always plays the same games."""
-
-    game: str
-    players: int
-    agents: tuple[str, ...]
-    games: int
-    seed: int
-    options: dict[str, Any] = field(default_factory=dict)
-
-    def checked(self) -> RunSpec:
-        """The spec with the game's canonical name and options, or InvalidOption naming the
-        field that is wrong (before any game is played)."""
-        game = find_game(self.game)
-        players = game.check_players(self.players)
-        options = dict(game.options(self.options).items())
-        if not game.info.decisions:
-            if self.agents:
-                raise InvalidOption(f"--agents: {game.title} has no decisions to make")
-        elif not self.agents:
-            raise InvalidOption("--agents: name at least one agent, e.g. heuristic")
-        if len({a.strip().lower() for a in self.agents}) != len(self.agents):
-            raise InvalidOption("--agents: name each agent once (seats rotate over them)")
-        for spec in self.agents:
-            make_agent(spec, game)
-        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
-            raise InvalidOption(f"--games: a whole number of at least 1, got {quote(self.games)}")
-        return RunSpec(game.name, players, tuple(self.agents), self.games, self.seed, options)
-
-    def to_json(self) -> dict[str, JSON]:
-        return {
-            "game": self.game,
-            "players": self.players,
-            "agents": list(self.agents),
-            "games": self.games,
-            "seed": self.seed,
-            "options": dict(self.options),
-        }
-
-    @classmethod
-    def from_json(cls, obj: object) -> RunSpec:
-        """A spec as :meth:`to_json` wrote it (a run file holds one a variant), each field
-        checked, so a run file changed by hand is refused by name, never half read.
-
-        Raises:
-            InvalidOption: naming the field that is missing or wrong.
-        """
-        where = "the run's spec"
-        if not isinstance(obj, dict):
-            raise InvalidOption(f"{where} is not a JSON object")
-        missing = [
-            k for k in ("game", "players", "agents", "games", "seed", "options") if k not in obj
-        ]
-        if missing:
-            raise InvalidOption(f"{where} has no field {quote(missing[0])}")
-        game, agents, options = obj["game"], obj["agents"], obj["options"]
-        if not isinstance(game, str) or len(game) > 100:
-            raise InvalidOption(f"{where} field 'game' must be a game's name, got {quote(game)}")
-        if (
-            not isinstance(agents, list)
-            or len(agents) > 64
-            or not all(isinstance(a, str) and len(a) <= 100 for a in agents)
-        ):
-            raise InvalidOption(f"{where} field 'agents' must be a list of agents' names")
-        if not isinstance(options, dict):
-            raise InvalidOption(f"{where} field 'options' must be an object")
-        check_json(options, field=f"{where} field 'options'", max_depth=4, error=InvalidOption)
-        players = check_int(
-            obj["players"],
-            field=f"{where} field 'players'",
-            minimum=1,
-            maximum=64,
-            error=InvalidOption,
-        )
-        games = check_int(
-            obj["games"],
-            field=f"{where} field 'games'",
-            minimum=1,
-            maximum=MAX_GAMES,
-            error=InvalidOption,
-        )
-        seed = check_seed(obj["seed"], field=f"{where} field 'seed'")
-        return cls(game, players, tuple(agents), games, seed, dict(options))
-
-
-MAX_GAMES = 2**31 - 1
-"""The most games one run may ask for."""
-
-MAX_FIGURE = 1e12
-"""The largest figure a stored game's row may hold (lengths, drinks, cards are far below):
-beyond it the metrics' sums of squares would overflow."""
-
-
-def _load(text: object, what: str) -> object:
-    """JSON that a run file holds, within the limits of :func:`parse_json`."""
-    if not isinstance(text, str | bytes):
-        raise InvalidOption(f"{what} is not JSON text")
-    return parse_json(text, field=what, error=InvalidOption)
-
-
-def _check_row(row: object, what: str, games: int) -> dict[str, Any]:
-    """A stored game's row as :func:`play_batch` writes it: ``index``, and ``figures`` with
-    the game, players, length and whether it ended; every figure plain JSON. The metrics then
-    name any figure they miss."""
-    if not isinstance(row, dict):
-        raise InvalidOption(f"{what} is not a JSON object")
-    check_int(
-        row.get("index"),
-        field=f"{what} field 'index'",
-        minimum=0,
-        maximum=games,
-        error=InvalidOption,
-    )
-    figures = row.get("figures")
-    if not isinstance(figures, dict):
-        raise InvalidOption(f"{what} field 'figures' must be an object")
-    check_json(figures, field=f"{what} field 'figures'", max_depth=4, error=InvalidOption)
-    for key, value in figures.items():
-        for number in value if isinstance(value, list) else [value]:
-            if (
-                isinstance(number, int | float)
-                and not isinstance(number, bool)
-                and not -MAX_FIGURE <= number <= MAX_FIGURE
-            ):
-                raise InvalidOption(f"{what}: figure {quote(key)} is out of range: {quote(number)}")
-    length = figures.get("length")
-    if isinstance(length, bool) or not isinstance(length, int | float) or length < 0:
-        raise InvalidOption(f"{what}: figure 'length' must be a number of actions")
-    if not isinstance(figures.get("ended"), bool):
-        raise InvalidOption(f"{what}: figure 'ended' must be true or false")
-    plan = row.get("plan", [])
-    if not isinstance(plan, list) or not all(
-        isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 64 for a in plan
-    ):
-        raise InvalidOption(f"{what} field 'plan' must list agents by number")
-    return row
 
 
 def play_batch(spec_json: str, indices: Sequence[int]) -> list[tuple[int, str]]:
@@ -271,7 +129,7 @@ class RunStore:
         found = self.db.execute(query, (self.variant,)).fetchone()
         wanted = json.dumps(spec.to_json(), sort_keys=True)
         if found is not None and not _same_run(
-            RunSpec.from_json(_load(found[0], f"{self.path}: the run's spec")), spec
+            RunSpec.from_json(load_json(found[0], f"{self.path}: the run's spec")), spec
         ):
             raise InvalidOption(
                 f"{self.path} holds another run ({found[0]}); give another --out file"
@@ -290,7 +148,7 @@ class RunStore:
         """Every run in the file, in the order they were first made."""
         query = "SELECT variant, spec FROM runs ORDER BY rowid"
         return [
-            (str(v), RunSpec.from_json(_load(t, f"{self.path}: the spec of run {quote(v)}")))
+            (str(v), RunSpec.from_json(load_json(t, f"{self.path}: the spec of run {quote(v)}")))
             for v, t in self._select(query)
         ]
 
@@ -313,8 +171,8 @@ class RunStore:
         query = "SELECT row FROM games WHERE variant = ? ORDER BY idx"
         which = self.variant if variant is None else variant
         found = [
-            _check_row(
-                _load(r, f"{self.path}: game row {k}"), f"{self.path}: game row {k}", MAX_GAMES
+            check_row(
+                load_json(r, f"{self.path}: game row {k}"), f"{self.path}: game row {k}", MAX_GAMES
             )
             for k, (r,) in enumerate(self._select(query, (which,)))
         ]
