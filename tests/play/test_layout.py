@@ -111,7 +111,7 @@ def play_whole_game(
         return reply
 
     terminal = TerminalGame(table, console, read)
-    draw = terminal._draw
+    draw = terminal.screen.draw
 
     def checked_draw(seat: int | None, **kw: object) -> None:
         nonlocal checked
@@ -120,7 +120,7 @@ def play_whole_game(
             check_screen(term, table, seat, None)  # a watched move, or the public table
             checked += 1
 
-    terminal._draw = checked_draw  # type: ignore[method-assign]
+    terminal.screen.draw = checked_draw  # type: ignore[method-assign]
     assert terminal.run() == "over"
     return checked
 

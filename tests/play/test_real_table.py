@@ -17,7 +17,6 @@ import pytest
 from parlour.core.record import Record
 from parlour.games import find_game
 from parlour.play.help import rules_text
-from parlour.play.match import MatchBoard
 from parlour.play.saving import free_path, resume_hint, save_target
 from parlour.play.table import Table, check_seat_specs
 from tests.play.helpers import death_table, terminal
@@ -144,7 +143,7 @@ class TestSaving:
         def broken(seat: int) -> None:
             raise RuntimeError("a fault of Parlour's own")
 
-        monkeypatch.setattr(game, "_hint", broken)
+        monkeypatch.setattr(game.turn, "_hint", broken)
         with pytest.raises(RuntimeError):
             game.run()
         saved = json.loads((tmp_path / "parlour-death-7.json").read_text())
@@ -198,10 +197,10 @@ class TestCrash:
         inject = tmp_path / "inject"
         inject.mkdir()
         (inject / "sitecustomize.py").write_text(
-            "import parlour.play.terminal as t\n"
+            "import parlour.play.turn as t\n"
             "def broken(self, seat):\n"
             "    raise RuntimeError('injected')\n"
-            "t.TerminalGame._hint = broken\n"
+            "t.PersonTurn._hint = broken\n"
         )
         death = find_game("death")
         seed = next(s for s in range(100) if death.new(3, s).to_move == 0)
@@ -239,8 +238,11 @@ class TestMatchTable:
         table = Table(game, check_seat_specs(game, ["random"] * 3), 4, {"sober": "2"})
         while not table.state.is_over:
             table.bot_move()
-        board = MatchBoard(3, 2)
-        board.add(table.state)
+        match = game.presenter.match
+        assert match is not None  # found through the game, not by its name
+        board = match.board(3, 2)
+        assert table.state.outcome is not None
+        board.add(table.state.outcome, table.state.view(None))
         from io import StringIO
 
         from rich.console import Console
@@ -259,6 +261,9 @@ class TestMatchTable:
         table = Table(game, check_seat_specs(game, ["random"] * 3), 3, {"sober": "1,2,3"})
         while not table.state.is_over:
             table.bot_move()
-        said = MatchBoard.deal_result(table.state, ["A", "B", "C"], 5)
+        match = game.presenter.match
+        assert match is not None and table.state.outcome is not None
+        board = match.board(3, None)
+        said = board.deal_result(table.state.outcome, table.state.view(None), ["A", "B", "C"], 5)
         assert "drink" not in said and "point" in said and "(sober, G14)" in said
         assert said.endswith("(G12). 5 actions")

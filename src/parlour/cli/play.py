@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import textwrap
 from collections.abc import Callable
-
-from rich.console import Console, Group, RenderableType
 
 from parlour.cli.common import (
     RULINGS_LINE,
@@ -23,34 +20,23 @@ from parlour.cli.common import (
     print_json,
     read_json,
 )
-from parlour.core.game import Game, State
+from parlour.cli.play_session import claim_save, play_tables, save_table, watch_own_way
+from parlour.core.game import Game
 from parlour.core.inputs import parse_int
 from parlour.core.record import Record
-from parlour.core.rng import derive_seed
 from parlour.errors import ParlourError
 from parlour.games import GAMES, find_game
-from parlour.play.keys import Keyboard, keyboard_of
-from parlour.play.match import MatchBoard, has_match
 from parlour.play.menu import ask_menu, menu_games
 from parlour.play.saving import (
     default_save_path,
-    free_path,
-    resume_hint,
-    save_target,
-    write_json_record,
-    write_record,
 )
 from parlour.play.table import (
     PERSON,
-    Seat,
     Table,
     check_seat_specs,
     default_bot,
-    options_json,
     parse_seat_flags,
 )
-from parlour.play.terminal import TerminalGame, play_on
-from parlour.play.watching import watch_lines
 
 # -- parlour play -----------------------------------------------------------------------------
 
@@ -58,6 +44,16 @@ from parlour.play.watching import watch_lines
 def _games_with(has: Callable[[Game], object]) -> str:
     """The names of the games for which ``has`` is true, for a message (``beggar``)."""
     return " or ".join(g.name for g in GAMES.values() if has(g))
+
+
+def _matches() -> str:
+    """The games played as matches of deals and what a match is (``--deals``): ``death: a
+    match of N deals with running totals, the dealer moving each deal (G12)``."""
+    return "; ".join(
+        f"{g.name}: {g.presenter.match.about}"
+        for g in GAMES.values()
+        if g.presenter.match is not None
+    )
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -76,7 +72,7 @@ def _play(args: argparse.Namespace) -> int:
         table = _resumed_table(args)
         save_path: str | None = args.resume
         if args.save is not None:
-            save_path = _claim(args.save, default_save_path(table), keep=args.resume)
+            save_path = claim_save(args.save, default_save_path(table), keep=args.resume)
     else:
         if args.game is None:
             if args.players is not None or args.seat or args.watch or args.json:
@@ -120,59 +116,32 @@ def _play(args: argparse.Namespace) -> int:
         if args.delay is not None and args.delay < 0:
             raise CommandError(f"--delay must be 0 seconds or more, got {args.delay:g}")
         seed = fresh_seed() if args.seed is None else args.seed
-        if args.deals is not None and game.match_deal(len(seats), seed, 0) is None:
-            raise CommandError(
-                f"--deals is for {_games_with(lambda g: g.name == 'death')}, whose matches "
-                "move the dealer each deal (G12)"
-            )
+        if args.deals is not None and game.presenter.match is None:
+            raise CommandError(f"--deals is for {_matches()}")
         if args.deals is not None and args.deal is not None:
             raise CommandError("--deals deals each game of the match itself: drop --deal")
         if game.presenter.watcher is not None and not any(s.is_person for s in seats):
-            return _watch_own_way(args, game, seats, seed, options)
+            return watch_own_way(args, game, seats, seed, options)
         number = 0 if args.deals is not None else None
         table = Table(game, seats, seed, options, args.deal, deal_number=number)
-        save_path = None if args.save is None else _claim(args.save, default_save_path(table))
+        save_path = None if args.save is None else claim_save(args.save, default_save_path(table))
     if args.json:
         if table.people:
             raise CommandError("--json plays bots only; this record seats people")
         while not table.state.is_over:
             table.bot_move()
-        _save_table(table, save_path)
+        save_table(table, save_path)
         outcome = table.state.outcome
         assert outcome is not None
         print_json({"record": table.record().to_json(), "result": outcome.to_json()}, compact=True)
         return 0
     if save_path is not None:
-        _save_table(table, save_path)  # a file that cannot be written is said now, not later
+        save_table(table, save_path)  # a file that cannot be written is said now, not later
     if not table.people:
         console.print("No person at the table: watching the bots play.", style="dim")
     if save_path is not None:
         console.print(f"The game is saved in {save_path} after every move.", highlight=False)
-    return _play_tables(table, console, save_path, args.delay, getattr(args, "deals", None))
-
-
-def _claim(given: str, default: str, *, keep: str | None = None) -> str:
-    """The file ``--save`` names (a folder holds ``default``; ``~`` expanded), asking before
-    replacing a file that is there (``keep``: the resumed game's own file, replaced freely).
-    Without a terminal to ask, an existing file is refused."""
-    try:
-        path = save_target(given, default)
-    except ParlourError as err:
-        raise CommandError(f"--save: {err}") from None
-    if keep is not None and path == save_target(keep, default):
-        return path
-    if os.path.lexists(path):
-        if not sys.stdin.isatty():
-            raise CommandError(
-                f"--save {path}: a file of that name is there; name another or remove it"
-            )
-        try:
-            answer = input(f"{path} exists. Replace it? [y/N]> ").strip().lower()
-        except (EOFError, KeyboardInterrupt):
-            answer = "n"
-        if answer not in ("y", "yes"):
-            raise CommandError(f"--save {path}: left as it was; name another file")
-    return path
+    return play_tables(table, console, save_path, args.delay, getattr(args, "deals", None))
 
 
 def _resumed_table(args: argparse.Namespace) -> Table:
@@ -188,209 +157,6 @@ def _resumed_table(args: argparse.Namespace) -> Table:
     if args.game is not None and find_game(args.game).name != find_game(record.game).name:
         raise CommandError(f"{args.resume} is a game of {record.game}, not {args.game}")
     return Table.from_record(record, args.seat or ())
-
-
-def _save_table(table: Table, path: str | None) -> None:
-    if path is None:
-        return
-    try:
-        write_record(table, path)
-    except OSError as err:
-        raise CommandError(f"cannot write {path}: {err.strerror}") from None
-
-
-def _play_tables(
-    table: Table,
-    console: Console,
-    save_path: str | None,
-    delay: float | None,
-    deals: int | None = None,
-) -> int:
-    """Play ``table`` at the terminal, then more games with the same seats while asked: the
-    Game of Death as a match (``deals`` of them, or one more at a time), running totals and
-    places after each deal and the dealer moving (G12)."""
-    if delay is None:
-        # Bot moves are shown at this pace when nobody at the keyboard has a move to make.
-        delay = 0.6 if console.is_terminal else 0.0
-    keys = keyboard_of() if console.is_terminal else None
-    match = MatchBoard(table.players, deals) if has_match(table.state) else None
-    labels = [table.seat_label(s) for s in range(table.players)]
-    number = 1
-    first_path = save_path
-    while True:
-        board = match
-        terminal = TerminalGame(
-            table,
-            console,
-            input,
-            save_path=save_path,
-            delay=delay,
-            keys=keys,
-            end_table=None if board is None else _end_of_deal(board, table, labels),
-            result=None if board is None else board.deal_result,
-        )
-        _use_readline(terminal.complete)
-        if terminal.run() == "quit":
-            return 0
-        delay = terminal.delay  # the watching pace chosen stays
-        if save_path is not None:
-            console.print(f"This game is saved in {save_path}.", highlight=False)
-        if not _another(console, keys, match, table):
-            return 0
-        number += 1
-        if match is not None:
-            table = Table(
-                table.game, table.seats, table.seed, table.options, deal_number=match.deals
-            )
-        else:
-            seed = derive_seed(table.seed, "next game")
-            table = Table(table.game, table.seats, seed, table.options)
-        if save_path is not None:
-            save_path = _numbered(first_path or save_path, number)
-            what = "Deal" if match is not None else "Game"
-            console.print(f"{what} {number} is saved in {save_path}.", highlight=False)
-
-
-def _end_of_deal(
-    match: MatchBoard, table: Table, labels: list[str]
-) -> Callable[[], RenderableType]:
-    """What is shown under a deal's result: the match table and who leads (G12)."""
-
-    def shown() -> RenderableType:
-        match.add(table.state)
-        return Group(match.table(labels), match.standing(labels))
-
-    return shown
-
-
-def _another(
-    console: Console, keys: Keyboard | None, match: MatchBoard | None, table: Table
-) -> bool:
-    """Whether to play on: the next deal of a match asked for (Enter), or another game (or
-    deal, totals kept) when asked; keys typed while the game ended are thrown away."""
-    if keys is not None:
-        keys.discard()
-    if match is not None and match.planned is not None and match.deals < match.planned:
-        if not table.people:
-            console.print(f"Next: deal {match.deals + 1}; {match.next_dealer()} (G12).")
-            return True
-        try:
-            input(
-                f"Press Enter for deal {match.deals + 1} of {match.planned}: "
-                f"{match.next_dealer()} (G12)> "
-            )
-        except (EOFError, KeyboardInterrupt):
-            console.print()
-            return False
-        return True
-    if match is not None:
-        question = f"Play another deal? The totals are kept; {match.next_dealer()} (G12) [y/N]> "
-        return play_on(input, question)
-    return play_on(input)
-
-
-def _use_readline(complete: Callable[[str, int], str | None]) -> None:
-    """Tab completion of moves where the terminal allows it (readline on a terminal)."""
-    if not sys.stdin.isatty():
-        return
-    try:
-        import readline
-    except ImportError:  # pragma: no cover - platforms without readline
-        return
-    readline.set_completer(complete)
-    readline.set_completer_delims(" ")
-    readline.parse_and_bind("tab: complete")
-
-
-def _watch_own_way(
-    args: argparse.Namespace,
-    game: Game,
-    seats: tuple[Seat, ...],
-    seed: int,
-    options: dict[str, str],
-) -> int:
-    """A bots-only game shown the game's own way (Beggar-My-Neighbour: trick by trick), with
-    the watching keys; saved after every trick with ``--save``; then another game when asked."""
-    watcher = game.presenter.watcher
-    assert watcher is not None
-    console = None if args.json else people_console()
-    keys = keyboard_of() if console is not None and console.is_terminal else None
-    delay = args.delay if args.delay is not None else 0.0
-    if console is not None and args.delay is None and console.is_terminal:
-        delay = 0.8
-    deal = args.deal
-    number = 1
-    save_path: str | None = None
-    first_path: str | None = None
-    while True:
-        start = game.new(len(seats), seed, options, deal)
-        if save_path is None and args.save is not None:
-            save_path = first_path = _claim(args.save, f"parlour-{game.name}-{seed}.json")
-        if console is not None:
-            if deal is None:
-                console.print(f"Random deal, seed {seed}")
-            if save_path is not None:
-                console.print(f"The game is saved in {save_path} after every trick.")
-
-        def record_of(state: State, seed: int = seed, deal: object = deal) -> Record:
-            # A random deal is rebuilt from the seed, full cards and all; a given deal is kept.
-            done = watcher.watched(state).actions if state.is_over else _turned(state)
-            return Record(
-                game.name,
-                len(seats),
-                seed,
-                {k: v for k, v in options_json(game, options).items() if v is not None},
-                deal,
-                done,
-                tuple(seat.spec for seat in seats),
-            )
-
-        def save(state: State, path: str | None = save_path) -> None:
-            if path is not None:
-                write_json_record(record_of(state), path)
-
-        end, whole = watch_lines(
-            console, keys, watcher.lines(start, fast=args.fast or args.json), delay, save
-        )
-        assert end is not None
-        if args.json:
-            print_json(
-                {"record": record_of(end).to_json(), "result": watcher.watched(end).result},
-                compact=True,
-            )
-            return 0
-        assert console is not None
-        if not whole:
-            where = "."
-            if save_path is not None:
-                where = f"; the game so far is in {save_path}: {resume_hint(save_path)}"
-            console.print(f"Stopped watching{where}", highlight=False)
-            return 0
-        if save_path is not None:
-            console.print(f"The game is saved in {save_path}.")
-        if keys is not None:
-            keys.discard()
-        if not sys.stdin.isatty() or not play_on(input):
-            return 0
-        number += 1
-        seed, deal = derive_seed(seed, "next game"), None
-        if save_path is not None:
-            save_path = _numbered(first_path or save_path, number)
-
-
-def _numbered(path: str, number: int) -> str:
-    """The file of game ``number`` of a session saved to ``path``: ``game-2.json``, or the
-    next free name when that one is taken (another game's file is never replaced)."""
-    stem, dot, ext = path.rpartition(".")
-    wanted = f"{stem}-{number}.{ext}" if dot and "/" not in ext else f"{path}-{number}"
-    return free_path(wanted)
-
-
-def _turned(state: State) -> tuple[str, ...]:
-    """The player actions of a Beggar-My-Neighbour game under way: one ``play`` a card turned
-    (M8)."""
-    cards = getattr(state, "cards", 0)
-    return ("play",) * (cards if isinstance(cards, int) else 0)
 
 
 def _deals(text: str) -> int:
@@ -481,7 +247,7 @@ def register(
         "--deals",
         type=_deals,
         metavar="N",
-        help="death: a match of N deals with running totals, the dealer moving each deal (G12)",
+        help=_matches(),
     )
     add_beggar_options(p, which="beggar, ")
     p.set_defaults(func=_cmd_play)

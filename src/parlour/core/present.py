@@ -26,6 +26,8 @@ from parlour.core.game import JSON, Action, Outcome, State, View, seat_name
 
 __all__ = [
     "Forfeit",
+    "Match",
+    "MatchBoard",
     "Presenter",
     "Reply",
     "TableCommand",
@@ -171,6 +173,50 @@ class Watcher(Protocol):
         ...
 
 
+class MatchBoard(Protocol):
+    """One match under way (:class:`Match`): the deals finished so far, read from each end's
+    spectator view and outcome, and what to say about them."""
+
+    planned: int | None  # the deals asked for, ``None`` when they are played one at a time
+
+    @property
+    def deals(self) -> int:
+        """The deals finished so far."""
+        ...
+
+    def add(self, outcome: Outcome, view: View) -> None:
+        """Count a finished deal (``view``: the spectator's at its end)."""
+        ...
+
+    def deal_result(self, outcome: Outcome, view: View, labels: Sequence[str], moves: int) -> str:
+        """One deal's result in words, as :meth:`Presenter.result_text` says a game's."""
+        ...
+
+    def table(self, labels: Sequence[str]) -> RenderableType:
+        """The running totals and places after the last deal counted."""
+        ...
+
+    def standing(self, labels: Sequence[str]) -> RenderableType:
+        """Who leads the match, or won it once the deals planned are played."""
+        ...
+
+    def next_dealer(self) -> str:
+        """Who deals the next deal, in words (``Player 3 deals``)."""
+        ...
+
+
+class Match(Protocol):
+    """A game played as a match of several deals with running totals (the Game of Death,
+    G12): the front end plays each deal (dealt by ``Game.match_deal``), the game keeps the
+    score. ``about`` says what a match of N deals is, for the command line's help."""
+
+    about: str
+
+    def board(self, players: int, planned: int | None) -> MatchBoard:
+        """A new match of ``players`` (``planned`` deals, or ``None``: one at a time)."""
+        ...
+
+
 class Presenter(Protocol):
     """How a front end shows one game and reads its special input.
 
@@ -184,6 +230,8 @@ class Presenter(Protocol):
             table like any other.
         deal_usage: how a deal is typed on the command line (``--deal``), or ``None`` when the
             game is only dealt from a seed there.
+        match: the game played as a match of deals with running totals, or ``None`` when
+            each game stands alone.
     """
 
     rules: str
@@ -191,6 +239,7 @@ class Presenter(Protocol):
     table_commands: tuple[TableCommand, ...] = ()
     watcher: Watcher | None = None
     deal_usage: str | None = None
+    match: Match | None = None
 
     @abstractmethod
     def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> RenderableType:

@@ -1,6 +1,9 @@
-"""Watching a bots-only game shown a game's own way (Beggar-My-Neighbour: trick by trick), at a
-pace people set with keys: faster, slower, pause, on to the end; the game is saved after every
-trick when asked, so a game stopped half way is never lost.
+"""Watching, at a pace people set with keys: faster, slower, pause, on to the end.
+
+:func:`watch_lines` shows a bots-only game a game's own way (Beggar-My-Neighbour: trick by
+trick), saved after every trick when asked, so a game stopped half way is never lost;
+:class:`TableWatch` shows the moves at the table when no person there has a move to make (all
+bots, ``auto``, or out of BEOR), with a key back to turning by hand.
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ from rich.text import Text
 
 from parlour.core.game import State
 from parlour.core.present import WatchLine
+from parlour.play.help import watch_keys_text
 from parlour.play.keys import Keyboard
+from parlour.play.screen import Screen
 
-__all__ = ["PACES", "WATCH_KEYS", "faster", "slower", "watch_lines"]
+__all__ = ["PACES", "WATCH_KEYS", "TableWatch", "faster", "slower", "watch_lines"]
 
 PACES = (0.0, 0.05, 0.15, 0.3, 0.6, 1.0, 1.6, 2.5)
 """Seconds between two moves (or tricks) while watching, from fastest to slowest."""
@@ -83,3 +88,70 @@ def watch_lines(
             if not paused and time.monotonic() >= deadline:
                 break
     return end, True
+
+
+class TableWatch:
+    """The moves at a table shown as they are played, at ``delay`` seconds a move, with the
+    watching keys when there is a keyboard (``keys``): faster, slower, pause, skip to the end
+    (then only the end is drawn), ``t`` back to turning by hand (for people on ``auto``) and
+    ``q`` to leave (``leave`` asks, and raises to leave the game)."""
+
+    def __init__(self, screen: Screen, keys: Keyboard | None, delay: float) -> None:
+        self.screen = screen
+        self.keys = keys
+        self.delay = delay
+        self.paused = False
+        self.skip = False  # play on to the end without drawing each move
+
+    def step(self, auto: set[int], leave: Callable[[], None]) -> None:
+        """Show the move just made and wait the watching pace, reading the watching keys."""
+        screen = self.screen
+        table = screen.table
+        if self.skip and not table.state.is_over:
+            return
+        viewer = table.people[0] if len(table.people) == 1 else None
+        screen.draw(viewer, keep_notes=True, footer=self.footer(auto))
+        if table.state.is_over:
+            return
+        if self.keys is None or not screen.console.is_terminal:
+            if self.delay > 0:
+                time.sleep(self.delay)
+            return
+        deadline = time.monotonic() + self.delay
+        while True:  # keys are read at every pace, 0 s a move included
+            wait = 0.5 if self.paused else max(0.0, deadline - time.monotonic())
+            key = self.keys.key(wait)
+            if key is not None:
+                if self._key(key.lower(), auto, leave):
+                    return
+                screen.draw(viewer, keep_notes=True, footer=self.footer(auto))
+                deadline = time.monotonic() + (0 if self.paused else self.delay)
+            if not self.paused and time.monotonic() >= deadline:
+                return
+
+    def footer(self, auto: set[int]) -> Text:
+        pace = "paused" if self.paused else f"{self.delay:g} s a move"
+        return Text(f"Watching ({pace}). {watch_keys_text(bool(auto))}", style="dim")
+
+    def _key(self, key: str, auto: set[int], leave: Callable[[], None]) -> bool:
+        """One watching key; True when watching stops waiting (skip to the end, by hand)."""
+        if key in ("f", "+", "="):
+            self.delay = faster(self.delay)
+            self.paused = False
+        elif key in ("s", "-"):
+            self.delay = slower(self.delay)
+        elif key in (" ", "p"):
+            self.paused = not self.paused
+        elif key in ("e", "\n"):
+            self.skip = True
+            self.paused = False
+            self.screen.say("Playing on to the end of the game...", style="dim")
+            return True
+        elif key == "t" and auto:
+            auto.clear()
+            self.paused = False
+            self.screen.say("Back to turning your cards by hand.", style="green")
+            return True
+        elif key == "q":
+            leave()
+        return False

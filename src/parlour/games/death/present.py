@@ -21,6 +21,7 @@ from parlour.core.present import (
     hand_line,
     header,
 )
+from parlour.games.death.match_board import DEATH_MATCH
 from parlour.games.death.notation import Give, TablePenalty, Throw, parse_table_entry
 from parlour.games.death.view import DeathView
 
@@ -99,7 +100,8 @@ def parse_split(line: str, left: int, example: str) -> list[tuple[int, int]] | s
         merged[player] = merged.get(player, 0) + n
     total = sum(merged.values())
     if total > left:
-        return f"That gives {total} drinks, but only {left} are left to give (G5)."
+        left_text = "only 1 is" if left == 1 else f"only {left} are"
+        return f"That gives {total} drinks, but {left_text} left to give (G5)."
     return list(merged.items())
 
 
@@ -108,6 +110,7 @@ class DeathPresenter(Presenter):
 
     rules = RULES
     table_commands = _TABLE_COMMANDS
+    match = DEATH_MATCH
 
     def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> RenderableType:
         """The pile with who threw each card, the drinks table, passes and the give in

@@ -1,28 +1,27 @@
-"""The Game of Death as a match at the table (RULINGS G12): several deals with running totals,
-the dealer moving one seat clockwise each deal, and places after each deal.
+"""The Game of Death as a match at a table (RULINGS G12), as front ends show it: several deals
+with running totals, places after each deal, and the dealer moving one seat clockwise each deal.
+The presenter offers it (``PRESENTER.match``), so a front end finds it without naming the game.
 
-A deal of a match is dealt by ``game.match_deal`` (its record keeps ``deal_number``); the
-totals add each deal's drinks taken and given (hand penalties included, G11). The fewest taken
-wins (ties share). A sober player's figures are points, not drinks (G14), and are said so.
+A deal of a match is dealt by ``DeathGame.match_deal``; the totals add each deal's drinks
+taken and given (hand penalties included, G11), read from the spectator's view at its end.
+The fewest taken wins (ties share). A sober player's figures are points, not drinks (G14), and
+are said so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.table import Table as RichTable
+from rich.table import Table
 from rich.text import Text
 
-from parlour.core.game import State, seat_name
-from parlour.games.death.match import dealer_of, match_totals
-from parlour.games.death.rules import DeathState
+from parlour.core.game import Outcome, View, seat_name
+from parlour.core.present import Match, MatchBoard
+from parlour.games.death.game import dealer_of
+from parlour.games.death.match import MatchTotals
+from parlour.games.death.view import DeathView
 
-__all__ = ["MatchBoard", "has_match"]
-
-
-def has_match(state: State) -> bool:
-    """Whether the game of ``state`` is played as a match with running totals (G12)."""
-    return isinstance(state, DeathState)
+__all__ = ["DEATH_MATCH", "DeathMatch", "DeathMatchBoard"]
 
 
 def _places(taken: Sequence[int]) -> list[int]:
@@ -35,39 +34,51 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-class MatchBoard:
-    """The deals of one match played so far (finished states), and what to say about them."""
+def _figure(count: int, sober: bool) -> str:
+    """``3 drinks``, or ``3 points`` for a sober player (G14)."""
+    word = "point" if sober else "drink"
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+class DeathMatchBoard(MatchBoard):
+    """The deals of one match played so far (the spectator's views at their ends), and what
+    to say about them."""
 
     def __init__(self, players: int, planned: int | None) -> None:
         self.players = players
-        self.planned = planned  # the deals asked for (--deals), None: one at a time
-        self.finished: list[DeathState] = []
-
-    def add(self, end: State) -> None:
-        assert isinstance(end, DeathState) and end.is_over
-        self.finished.append(end)
+        self.planned = planned
+        self.finished: list[DeathView] = []
 
     @property
     def deals(self) -> int:
         return len(self.finished)
 
+    def add(self, outcome: Outcome, view: View) -> None:
+        assert isinstance(view, DeathView) and view.over and view.players == self.players
+        self.finished.append(view)
+
+    def _totals(self) -> MatchTotals:
+        """Drinks taken and given over the deals so far (hand penalties included, G11)."""
+        seats = range(self.players)
+        taken = tuple(sum(v.drinks_taken[s] for v in self.finished) for s in seats)
+        given = tuple(sum(v.drinks_given[s] for v in self.finished) for s in seats)
+        return MatchTotals(self.deals, taken, given)
+
     def _sober(self) -> frozenset[int]:
-        return frozenset(self.finished[-1].view(None).options.sober)
+        return frozenset(self.finished[-1].options.sober)
 
     def _unit(self, seat: int, count: int) -> str:
-        """``3 drinks``, or ``3 points`` for a sober player (G14)."""
-        word = "point" if seat in self._sober() else "drink"
-        return f"{count} {word}{'s' if count != 1 else ''}"
+        return _figure(count, seat in self._sober())
 
-    def table(self, labels: Sequence[str]) -> RichTable:
+    def table(self, labels: Sequence[str]) -> Table:
         """The match table after the last deal: this deal's and the running totals (drinks
         taken, given), and each player's place (G12)."""
-        totals = match_totals(self.finished)
+        totals = self._totals()
         last = self.finished[-1]
         places = _places(totals.taken)
         of = f" of {self.planned}" if self.planned else ""
         title = f"After deal {self.deals}{of}: running totals (G12)"
-        table = RichTable(title=title, title_justify="left", padding=(0, 1))
+        table = Table(title=title, title_justify="left", padding=(0, 1))
         for column in ("player", "this deal", "total taken", "given", "place"):
             table.add_column(column)
         for seat, label in enumerate(labels):
@@ -83,7 +94,7 @@ class MatchBoard:
 
     def standing(self, labels: Sequence[str]) -> Text:
         """Who leads (or won) the match, in words."""
-        totals = match_totals(self.finished)
+        totals = self._totals()
         names = " and ".join(labels[s] for s in totals.winners)
         fewest = self._unit(totals.winners[0], totals.taken[totals.winners[0]])
         over = self.planned is not None and self.deals >= self.planned
@@ -95,25 +106,34 @@ class MatchBoard:
             f"{names} {verb} {what} with the fewest taken: {fewest} (G12).", style="bold green"
         )
 
-    @staticmethod
-    def deal_result(end: State, labels: Sequence[str], moves: int) -> str:
+    def deal_result(self, outcome: Outcome, view: View, labels: Sequence[str], moves: int) -> str:
         """One deal's result in words (G12), a sober player's figure in points (G14):
         ``Player 2 wins the deal with the fewest taken, 3 points (sober, G14) (G12). 93
         actions``."""
-        assert isinstance(end, DeathState) and end.outcome is not None
-        winners = end.outcome.winners
-        sober = frozenset(end.view(None).options.sober)
+        assert isinstance(view, DeathView)
+        winners = outcome.winners
+        sober = frozenset(view.options.sober)
         names = " and ".join(labels[s] for s in winners)
         verb = "win" if len(winners) > 1 else "wins"
         figures = []
         for seat in winners:
-            taken = end.drinks_taken[seat]
-            unit = "point" if seat in sober else "drink"
             note = " (sober, G14)" if seat in sober else ""
-            figures.append(f"{taken} {unit}{'s' if taken != 1 else ''}{note}")
+            figures.append(_figure(view.drinks_taken[seat], seat in sober) + note)
         shown = " and ".join(dict.fromkeys(figures))
         return f"{names} {verb} the deal with the fewest taken, {shown} (G12). {moves} actions"
 
     def next_dealer(self) -> str:
         """``Player 3 deals`` for the next deal (G12: one seat clockwise each deal)."""
         return f"{seat_name(dealer_of(self.players, self.deals))} deals"
+
+
+class DeathMatch(Match):
+    """The Game of Death's matches (G12), offered by its presenter."""
+
+    about = "a match of N deals with running totals, the dealer moving each deal (G12)"
+
+    def board(self, players: int, planned: int | None) -> DeathMatchBoard:
+        return DeathMatchBoard(players, planned)
+
+
+DEATH_MATCH = DeathMatch()

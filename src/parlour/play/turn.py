@@ -1,0 +1,258 @@
+"""A person's turn at the terminal: reading his lines until he has acted.
+
+:class:`PersonTurn` reads moves as numbers or notation, answers ``help``, ``moves``, ``hint``,
+``undo``, ``save`` and ``quit``, hands a game's own input to its presenter (a give's split,
+turning a card), asks before charging what the rules charge for a forbidden move
+(:func:`~parlour.play.forced.forfeit_cost`), makes table entries with the table's votes
+(:mod:`parlour.play.entries`) and completes moves and commands with Tab. The game's flow
+(bots, hot seat, watching, the end) is :class:`~parlour.play.terminal.TerminalGame`'s.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from rich.text import Text
+
+from parlour.bots import make_agent
+from parlour.core.game import State
+from parlour.core.present import Reply
+from parlour.core.rng import derive_seed
+from parlour.errors import IllegalAction, InvalidNotation, ParlourError
+from parlour.play.entries import make_entry
+from parlour.play.forced import forfeit_cost
+from parlour.play.help import commands_text, rules_text, watch_keys_text
+from parlour.play.saving import Saver
+from parlour.play.screen import Screen
+
+__all__ = ["QUIT_WORDS", "Ask", "PersonTurn", "plural"]
+
+QUIT_WORDS = ("quit", "exit", "q")
+_COMMANDS = ("help", "moves", "hint", "undo", "save", "quit")
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``1 drink``, ``2 drinks``."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+class Ask(Protocol):
+    """Reads a line after ``prompt``; ``fresh``: keys typed before it was shown are thrown
+    away (:meth:`~parlour.play.terminal.TerminalGame.ask`)."""
+
+    def __call__(self, prompt: str, *, fresh: bool = False) -> str: ...
+
+
+class PersonTurn:
+    """The turns of the people at one table. ``ask`` reads a line (keys typed ahead thrown
+    away, ``fresh=True``); ``leave`` asks whether to leave the game (and raises to leave it);
+    ``hand_over`` gives the keyboard back to a seat after the others voted; ``auto`` holds
+    the people who asked to have their only move made for them; ``watch_keys`` says whether
+    the watching keys can be read."""
+
+    def __init__(
+        self,
+        screen: Screen,
+        saver: Saver,
+        ask: Ask,
+        leave: Callable[[], None],
+        hand_over: Callable[[int], None],
+        auto: set[int],
+        *,
+        watch_keys: bool,
+    ) -> None:
+        self.screen = screen
+        self.table = screen.table
+        self.presenter = screen.presenter
+        self.saver = saver
+        self.ask = ask
+        self.leave = leave
+        self.hand_over = hand_over
+        self.auto = auto
+        self.watch_keys = watch_keys
+        self._completions: list[str] = []
+
+    def play(self, seat: int) -> None:
+        """Read until this person has acted (an action, or several from one line)."""
+        self.screen.draw(seat, keep_notes=True)
+        while True:
+            state = self.table.state
+            prompt = self.presenter.prompt(state.view(seat))
+            self._completions = self._candidates(state)
+            try:
+                line = self.ask(prompt).strip()
+            except KeyboardInterrupt:
+                self.screen.console.print()
+                line = "quit"
+            if self._command(seat, line):
+                return
+
+    def _command(self, seat: int, line: str) -> bool:
+        """Handle one line; True once the person has acted."""
+        word = line.lower()
+        if word in ("help", "?", "h"):
+            self._help(seat)
+            return False
+        if word in ("moves", "m", "board", "table"):
+            self.screen.draw(seat)
+            return False
+        if word in QUIT_WORDS:
+            self.leave()
+            self.screen.draw(seat)
+            return False
+        if word == "undo":
+            self._undo(seat)
+            return False
+        if word == "save" or word.startswith("save "):
+            self.saver.save(line[4:].strip() or None)
+            return False
+        if word == "hint":
+            self._hint(seat)
+            return False
+        if word.split(" ", 1)[0] in (c.word for c in self.presenter.table_commands):
+            self._table_entry(seat, line)
+            return False
+        reply = self.presenter.read(self.table.state.view(seat), line)
+        if reply is not None:
+            return self._reply(seat, reply)
+        if not line:
+            self.screen.say("Type a move's number or the move itself; help shows the rules.")
+            return False
+        return self._play(seat, line)
+
+    def _help(self, seat: int) -> None:
+        """The rules and commands; on a terminal, Enter then goes back to the table."""
+        table = self.table
+        self.screen.clear()
+        self.screen.console.print(rules_text(table.game, table.state_options()), highlight=False)
+        self.screen.console.print(
+            commands_text(table.game, undo=len(table.people) == 1), style="dim", highlight=False
+        )
+        if self.screen.fitted:
+            self.ask("Press Enter to go back to the table> ")
+            self.screen.draw(seat, keep_notes=True)
+
+    def _play(self, seat: int, line: str) -> bool:
+        state = self.table.state
+        numbered = self.presenter.numbered(state.legal_actions())
+        if line.isascii() and line.isdigit():
+            k = int(line) if len(line) < 6 else 0
+            if not 1 <= k <= len(numbered):
+                self.screen.say(f"There is no move {line[:8]}: the moves are 1 to {len(numbered)}.")
+                return False
+            self.table.apply(numbered[k - 1])
+            return True
+        try:
+            action = state.parse_action(line)
+        except InvalidNotation as err:
+            self.screen.say(f"{err}. Try again (help shows the rules and notation).")
+            return False
+        except IllegalAction as err:
+            if not self._forfeit(seat, line, err):
+                self.screen.say(f"{err}. Try again (help shows the rules and notation).")
+            return False
+        self.table.apply(action)
+        return True
+
+    def _forfeit(self, seat: int, line: str, refusal: IllegalAction) -> bool:
+        """The forbidden move ``line`` (the Game of Death's illegal throw, G13): when the rules
+        charge for it, ask first, so that a typo costs nothing; False when it costs nothing
+        here (the refusal alone is said)."""
+        forfeit = self.presenter.forfeit(self.table.state.view(seat), line)
+        if forfeit is None:
+            return False
+        charged = forfeit_cost(self.table, seat, forfeit.entry)
+        if charged is None:
+            return False  # the rules charge nothing here
+        thing, cost = charged
+        self.screen.say(f"{refusal}.")
+        question = f"Throw {thing} illegally? It costs {plural(cost, 'drink')} (G13) [y/N]> "
+        try:
+            answer = self.ask(question).strip().lower()
+        except KeyboardInterrupt:
+            answer = "n"
+        if answer not in ("y", "yes"):
+            self.screen.notes.clear()
+            self.screen.say("Not thrown; nothing was charged. Throw a card that follows, or pass.")
+            return True
+        self.table.enter(forfeit.entry, by=seat)
+        self.saver.autosave()
+        self.screen.draw(seat)
+        self.screen.say(f"{refusal}: {forfeit.note}", style="bold red")
+        return True
+
+    def _reply(self, seat: int, reply: Reply) -> bool:
+        """A game's own reading of a line: its actions are played all or none."""
+        if reply.message:
+            self.screen.say(reply.message)
+        if reply.auto:
+            self.auto.add(seat)
+            if self.watch_keys:
+                self.screen.say(f"Watching keys: {watch_keys_text(True)}", style="dim")
+            return True
+        if not reply.actions:
+            return False
+        trial = self.table.state
+        try:
+            for text in reply.actions:
+                trial = trial.apply(text)
+        except ParlourError as err:
+            self.screen.say(f"{err}. Nothing was played; try again.")
+            return False
+        for text in reply.actions:
+            self.table.apply(text)
+        return True
+
+    def _table_entry(self, seat: int, line: str) -> None:
+        """A table entry typed by ``seat``; while the others vote the screen shows only the
+        public table, and the keyboard comes back to ``seat`` after."""
+        made, message = make_entry(
+            self.table,
+            seat,
+            line,
+            lambda prompt: self.ask(prompt, fresh=True),
+            before_votes=lambda: self.screen.draw(None),
+            after_votes=lambda: self.hand_over(seat),
+        )
+        if made:
+            self.saver.autosave()
+        self.screen.draw(seat)
+        self.screen.say(message, style="green" if made else "yellow")
+
+    def _hint(self, seat: int) -> None:
+        if not self.table.has_decisions:
+            self.screen.say(f"There is nothing to decide in {self.table.game.title}.")
+            return
+        state = self.table.state
+        agent = make_agent("heuristic", self.table.game)
+        rng_seed = derive_seed(self.table.seed, "hint", len(self.table.actions))
+        action = agent.choose(state.view(seat), state.legal_actions(), random.Random(rng_seed))
+        numbered = self.presenter.numbered(state.legal_actions())
+        number = f" (move {numbered.index(action) + 1})" if action in numbered else ""
+        line = Text("The heuristic bot would play ", style="yellow")
+        line.append_text(self.presenter.pretty_action(action))
+        line.append(f"{number}.", style="yellow")
+        self.screen.note(line)
+
+    def _undo(self, seat: int) -> None:
+        reason = self.table.undo_refusal(seat)
+        if reason is not None:
+            self.screen.say(f"Cannot undo: {reason}.")
+            return
+        taken = self.table.undo(seat)
+        self.saver.autosave()
+        self.screen.draw(seat)
+        bots = taken - 1
+        after = "" if not bots else f" and the {plural(bots, 'bot move')} after it"
+        self.screen.say(f"Took back your last move{after}.", style="green")
+
+    def _candidates(self, state: State) -> list[str]:
+        words = [*_COMMANDS, *(c.word for c in self.presenter.table_commands)]
+        return [str(a).lower() for a in state.legal_actions()] + words
+
+    def complete(self, text: str, index: int) -> str | None:
+        """readline's completer: the legal moves and commands that start with ``text``."""
+        matches = [w for w in self._completions if w.startswith(text.lower())]
+        return matches[index] if index < len(matches) else None
