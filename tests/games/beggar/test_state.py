@@ -55,15 +55,17 @@ class TestEvents:
         while state.tricks == 0:
             state = state.apply("play")
             texts.extend(e.text for e in state.events)
+        # A rank-only deal (M9) names no number card's rank: the log says "a number card",
+        # never the notation's "-" (issue 18).
         assert texts == [
-            "Player 1 turns -",
-            "Player 2 turns -",
-            "Player 1 turns -",
-            "Player 2 turns -",
-            "Player 1 turns Q",
+            "Player 1 turns a number card",
+            "Player 2 turns a number card",
+            "Player 1 turns a number card",
+            "Player 2 turns a number card",
+            "Player 1 turns a queen",
             "Player 2 must pay 2 cards",
-            "Player 2 turns -",
-            "Player 2 turns -",
+            "Player 2 turns a number card",
+            "Player 2 turns a number card",
             "Player 1 takes the pile (7 cards)",
         ]
         assert state.to_move == 0

@@ -10,9 +10,10 @@ from __future__ import annotations
 from abc import abstractmethod
 from dataclasses import dataclass
 
+from parlour.cards import Card
 from parlour.core.game import Event, seat_name
 from parlour.games.beggar.history import Cycle
-from parlour.games.beggar.notation import Token, format_token
+from parlour.games.beggar.notation import RankClass, Token, format_token
 
 __all__ = [
     "BeggarEvent",
@@ -24,6 +25,21 @@ __all__ = [
     "WentOut",
     "Won",
 ]
+
+
+# A card of a rank-only deal (M9) as people say it: its class, since its rank is not known.
+_CLASS_SAID = {
+    RankClass.ACE: "an ace",
+    RankClass.KING: "a king",
+    RankClass.QUEEN: "a queen",
+    RankClass.JACK: "a jack",
+    RankClass.NUMBER: "a number card",
+}
+
+
+def _token_said(token: Token) -> str:
+    """``7♥`` for a full card, ``a number card`` or ``a king`` for a rank-only one (M9)."""
+    return token.pretty() if isinstance(token, Card) else _CLASS_SAID[token]
 
 
 def _cards(count: int) -> str:
@@ -50,7 +66,7 @@ class TurnedCard(BeggarEvent):
     def event(self) -> Event:
         return Event(
             "turned",
-            f"{seat_name(self.seat)} turns {format_token(self.card, pretty=True)}",
+            f"{seat_name(self.seat)} turns {_token_said(self.card)}",
             {"seat": self.seat, "card": format_token(self.card)},
         )
 

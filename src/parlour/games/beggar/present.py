@@ -57,6 +57,11 @@ _TURN = ("", "t", "turn", "play")
 _AUTO = ("auto", "watch")
 
 
+def _count(count: int, one: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{count} {one}{'s' if count != 1 else ''}"
+
+
 def describe_result(outcome: Outcome, labels: Sequence[str] | None = None) -> str:
     """The end of a game in plain words, ending with a full stop (``labels`` name the seats;
     by default "Player 1".."Player n")."""
@@ -180,7 +185,7 @@ class BeggarPresenter(Presenter):
     def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> RenderableType:
         """Hand sizes, the pile (top last), the payment in progress and the M8 counts."""
         assert isinstance(view, BeggarView)
-        detail = f"{view.cards} cards, {view.tricks} tricks"
+        detail = f"{_count(view.cards, 'card')}, {_count(view.tricks, 'trick')}"
         head = header("Beggar-My-Neighbour", view.to_move, detail, labels)
         pile = Text("Pile (top last): ", style="bold")
         if not view.pile:
@@ -200,7 +205,7 @@ class BeggarPresenter(Presenter):
             if seat in view.out:
                 hands.append("out (M3)", style="red")
             else:
-                hands.append(f"{view.hand_sizes[seat]} cards")
+                hands.append(_count(view.hand_sizes[seat], "card"))
         parts: list[RenderableType] = [head, pile, hands]
         if view.owed and view.to_move is not None and view.court_player is not None:
             parts.append(

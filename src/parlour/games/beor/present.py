@@ -43,6 +43,11 @@ RULES = "\n".join(
 )
 
 
+def _count(count: int, one: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{count} {one}{'s' if count != 1 else ''}"
+
+
 def _target(move: Move) -> str:
     """``>odd`` or ``>odd/black``."""
     text = f">{BASES[move.base]}"
@@ -76,7 +81,7 @@ class BeorPresenter(Presenter):
             if stock.size == 0:
                 stock_text = Text("empty: no card may go here (B4)", style="dim")
             else:
-                stock_text = Text(f"{stock.size} card{'s' if stock.size != 1 else ''} ")
+                stock_text = Text(f"{_count(stock.size, 'card')} ")
                 if stock.face_up and stock.top is not None:
                     stock_text.append("face up, top ")
                     stock_text.append_text(card_text(stock.top))
@@ -89,13 +94,16 @@ class BeorPresenter(Presenter):
             table.add_row(Text(name.capitalize(), style=_THEME_STYLE[name]), pile, stock_text)
         parts: list[RenderableType] = [head, table, self._seats(view, labels)]
         if view.players > 2:  # B8: only with more than 2 players does a loser's hand go to scrap
-            scrap = Text(f"Scrap pile: {view.scrap_size} cards", style="dim")
+            scrap = Text(f"Scrap pile: {_count(view.scrap_size, 'card')}", style="dim")
             if view.known_scrap:
                 scrap.append(" (known: ")
                 scrap.append_text(cards_text(view.known_scrap))
                 scrap.append(")")
             parts.append(scrap)
-        if view.hand is not None:
+        if view.hand is not None and not view.hand and view.seat in view.out:
+            # B8: the loser's hand went to the scrap pile; an empty "Your hand:" says nothing.
+            parts.append(Text("You are out (B8): you hold no cards.", style="bold red"))
+        elif view.hand is not None:
             playable = {a.card for a in legal if isinstance(a, Move)}
             parts.append(hand_line(view.hand, playable, bool(legal)))
         return Group(*parts)
@@ -109,7 +117,7 @@ class BeorPresenter(Presenter):
             if seat in view.out:
                 seats.append("out (B8)", style="red")
                 continue
-            seats.append(f"{view.hand_sizes[seat]} cards")
+            seats.append(_count(view.hand_sizes[seat], "card"))
             known = view.known_in_hands[seat]
             if known and seat != view.seat:
                 seats.append("; known to hold ")
