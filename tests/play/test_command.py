@@ -118,6 +118,9 @@ def test_resume_of_a_broken_record_names_the_action(
         (["play", "beor", "--seat", "2=random", "--seat", "2=heuristic"], ["seated twice"]),
         (["play", "beggar", "--seat", "2=ismcts"], ["a person or a bot"]),
         (["play", "beor", "--save", "/nonexistent/folder/g.json"], ["cannot write"]),
+        # --deals is for the games whose presenter offers a match (G12), found by capability.
+        (["play", "beggar", "--deals", "2"], ["--deals is for death: a match of N deals"]),
+        (["play", "beor", "--deals", "3", "--players", "2"], ["--deals is for death", "(G12)"]),
     ],
 )
 def test_flags_found_wrong_in_a_first_trial(
@@ -171,3 +174,14 @@ def test_help_fits_80_columns() -> None:
     long = [line for line in done.stdout.splitlines() if len(line) > 80]
     assert not long, long
     assert "illegal_throw_penalty=true|false" in done.stdout and "--deals N" in done.stdout
+
+
+def test_only_a_game_with_matches_offers_them() -> None:
+    """The Game of Death's presenter offers its matches (G12); the others and a game the table
+    was never told about (``tests/play/toy``) offer none, so ``--deals`` is refused for them."""
+    from parlour.games import GAMES
+    from tests.play.toy.game import RaceGame
+
+    offered = {name for name, game in GAMES.items() if game.presenter.match is not None}
+    assert offered == {"death"}
+    assert RaceGame().presenter.match is None
