@@ -25,7 +25,7 @@ BOT_LEVELS = (
     ("expert", "expert", "searches longest, up to about a second a move"),
     ("hard", "hard", "searches ahead, about a tenth of a second a move"),
     ("medium", "medium", "plays by rules of thumb"),
-    ("easy", "easy", "rules of thumb, with careless slips"),
+    ("easy", "easy", "careless slips (in the Game of Death: random moves)"),
 )
 
 
