@@ -11,13 +11,14 @@ import pytest
 from parlour.bots import LEVELS, build_agent, make_agent
 from parlour.bots.arena import play_game
 from parlour.bots.ismcts import Ismcts
-from parlour.bots.levels import Careless, level_setting, split_gives, wider_candidates
+from parlour.bots.levels import Careless, level_setting
 from parlour.bots.oracle import Oracle, make_oracle, play_measured
 from parlour.bots.random_agent import RandomAgent
 from parlour.cli import main
 from parlour.core import InvalidOption, State, make_rng
 from parlour.games import find_game
 from parlour.games.death.notation import Give
+from parlour.games.death.strategy import split_gives
 from parlour.server.bots import check_kind
 
 from .test_agents import positions
@@ -195,7 +196,7 @@ class TestDeathSearch:
     def test_the_expert_plays_for_the_result(self) -> None:
         strategy = find_game("death").strategy
         assert strategy is not None
-        setting = level_setting("expert", "death", strategy)
+        setting = level_setting("expert", strategy)
         assert setting.result_weight > 0 and not setting.narrow
         assert replace(setting, result_weight=0).result_weight == 0
 
@@ -215,4 +216,6 @@ def test_split_gives_search_halves_only_where_there_is_someone_to_split_between(
     ]
     two = tuple(Give(d, 1) for d in range(1, 9))
     assert split_gives(two) == (Give(8, 1),)
-    assert wider_candidates("death") is split_gives and wider_candidates("beor") is None
+    death, beor = find_game("death").strategy, find_game("beor").strategy
+    assert death is not None and beor is not None
+    assert death.wide_candidates is split_gives and beor.wide_candidates is None

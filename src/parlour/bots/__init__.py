@@ -18,20 +18,12 @@ in :mod:`parlour.bots.levels`.
 
 from __future__ import annotations
 
-import math
-
 from parlour.bots.ismcts import Ismcts, SearchBudget
-from parlour.bots.levels import (
-    LEVELS,
-    Careless,
-    SearchSetting,
-    level_setting,
-    slip_for,
-    wider_candidates,
-)
+from parlour.bots.levels import LEVELS, Careless, level_setting, slip_for
 from parlour.bots.random_agent import RandomAgent
 from parlour.core.game import Agent, Game
-from parlour.core.strategy import POLICIES
+from parlour.core.inputs import parse_duration, parse_int
+from parlour.core.strategy import POLICIES, SearchSetting
 from parlour.errors import InvalidOption
 
 __all__ = ["LEVELS", "Ismcts", "RandomAgent", "SearchBudget", "build_agent", "make_agent"]
@@ -69,9 +61,9 @@ def build_agent(spec: str, game: Game) -> Agent:
     if kind in ("heuristic", "medium") and not rest:
         return strategy.heuristic()
     if kind == "easy" and not rest:
-        return Careless(strategy.heuristic(), slip_for(game.name))
+        return Careless(strategy.heuristic(), slip_for(strategy))
     if kind in ("hard", "expert"):
-        setting = level_setting(kind, game.name, strategy)
+        setting = level_setting(kind, strategy)
         budget = _budget(spec, rest, setting.iterations) if rest else None
         return _search(game, setting, budget, name)
     if kind != "ismcts":
@@ -95,7 +87,7 @@ def _search(game: Game, setting: SearchSetting, budget: SearchBudget | None, nam
         rollout=None if setting.policy == "random" else strategy.heuristic(),
         rollout_actions=setting.rollout_actions,
         exploration=setting.exploration,
-        candidates=strategy.candidates if setting.narrow else wider_candidates(game.name),
+        candidates=strategy.candidates if setting.narrow else strategy.wide_candidates,
         prior=strategy.heuristic() if setting.prior_weight else None,
         prior_weight=setting.prior_weight,
         result_weight=setting.result_weight,
@@ -104,18 +96,33 @@ def _search(game: Game, setting: SearchSetting, budget: SearchBudget | None, nam
     )
 
 
+MAX_ITERATIONS = 10_000_000
+"""The most iterations a search spec may ask for a decision (hours of thinking)."""
+
+MAX_SECONDS = 600.0
+"""The most seconds a search spec may ask for a decision."""
+
+
 def _budget(spec: str, text: str, default: int) -> SearchBudget:
+    """A search's budget from its spec: ``500`` iterations or ``1s``, bounded (``ismcts:infs``
+    or ``ismcts:1e308s`` would think forever)."""
     if not text:
         return SearchBudget(iterations=default)
+    what = (
+        f"agent {spec!r}: the budget is a number of iterations (500, at most {MAX_ITERATIONS}) "
+        f"or seconds (1s, at most {MAX_SECONDS:g})"
+    )
     try:
         if text.endswith("s"):
-            seconds = float(text[:-1])
-            if 0 < seconds < math.inf:
-                return SearchBudget(seconds=seconds)
-        elif int(text) > 0:
-            return SearchBudget(iterations=int(text))
-    except ValueError:
-        pass
-    raise InvalidOption(
-        f"agent {spec!r}: the budget is a number of iterations (500) or seconds (1s)"
-    )
+            return SearchBudget(
+                seconds=parse_duration(
+                    text[:-1], field=what, maximum=MAX_SECONDS, error=InvalidOption
+                )
+            )
+        return SearchBudget(
+            iterations=parse_int(
+                text, field=what, minimum=1, maximum=MAX_ITERATIONS, error=InvalidOption
+            )
+        )
+    except InvalidOption:
+        raise InvalidOption(what) from None

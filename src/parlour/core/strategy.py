@@ -6,16 +6,48 @@ agent from it, so no bot code knows a game by name. Games without decisions have
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from parlour.core.game import Action, Agent, State
 from parlour.core.inputs import quote
 
-__all__ = ["POLICIES", "Strategy"]
+__all__ = ["CARELESS", "POLICIES", "SearchSetting", "Strategy"]
 
 POLICIES = ("random", "heuristic")
 """The rollout policies a search may use: uniformly random actions, or the game's heuristic."""
+
+
+CARELESS = 0.5
+"""How often the ``easy`` level plays a random legal move instead of the heuristic's, unless
+the game's :attr:`Strategy.easy_slip` says otherwise."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSetting:
+    """How a search is set up (a difficulty level's search, :mod:`parlour.bots.levels`).
+
+    Attributes:
+        iterations: iterations per decision (deterministic per seed).
+        policy: the rollout policy, ``random`` or ``heuristic``.
+        rollout_actions: actions a rollout plays before the evaluation scores it.
+        exploration: the UCB exploration constant.
+        prior_weight: progressive bias toward the heuristic's move at the root (0: none).
+        result_weight: the share of the reward that is the game's result once a rollout ends.
+        narrow: whether the strategy's ``candidates`` narrow the actions searched (``False``:
+            the search sees the strategy's ``wide_candidates``, e.g. the Game of Death's split
+            gives).
+        prior_everywhere: the progressive bias at every node, not only the root.
+    """
+
+    iterations: int
+    policy: str
+    rollout_actions: int
+    exploration: float
+    prior_weight: float = 0.0
+    result_weight: float = 0.0
+    narrow: bool = True
+    prior_everywhere: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +65,12 @@ class Strategy:
         seat_figures: per-seat figures of the game's :class:`~parlour.core.game.Outcome`
             ``details`` (lists with one number a seat) that the arena averages for each agent
             besides its wins, e.g. the Game of Death's ``drinks_taken``.
+        levels: the game's search settings tuned by measurement for the ``hard`` and
+            ``expert`` levels (``benchmarks/bench_strength.py``); a level missing here uses
+            the defaults above (``expert``: four times the budget).
+        wide_candidates: the actions a search with ``narrow=False`` explores (``None``: every
+            legal action).
+        easy_slip: how often the ``easy`` level plays a random legal move.
     """
 
     heuristic: Callable[[], Agent]
@@ -43,6 +81,9 @@ class Strategy:
     policy: str
     exploration: float
     seat_figures: tuple[str, ...] = ()
+    levels: Mapping[str, SearchSetting] = field(default_factory=dict)
+    wide_candidates: Callable[[tuple[Action, ...]], tuple[Action, ...]] | None = None
+    easy_slip: float = CARELESS
 
     def __post_init__(self) -> None:
         if self.budget < 1:

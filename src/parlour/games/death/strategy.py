@@ -15,12 +15,19 @@ import random
 
 from parlour.cards import Rank
 from parlour.core.game import Action, State, View
-from parlour.core.strategy import Strategy
+from parlour.core.strategy import SearchSetting, Strategy
 from parlour.games.death.notation import FACE, Give, Throw, is_black_face
 from parlour.games.death.rules import DeathState
 from parlour.games.death.view import DeathView
 
-__all__ = ["STRATEGY", "DeathHeuristic", "candidates", "evaluate", "final_estimate"]
+__all__ = [
+    "STRATEGY",
+    "DeathHeuristic",
+    "candidates",
+    "evaluate",
+    "final_estimate",
+    "split_gives",
+]
 
 
 def _leader(view: DeathView, exclude: int | None) -> int:
@@ -111,6 +118,20 @@ def evaluate(state: State) -> tuple[float, ...]:
     return tuple(w / total for w in weights)
 
 
+def split_gives(legal: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The gives worth a search (G5: a give may be split between players): to each player,
+    all the drinks left or, with three players or more, half of them (the rest goes in a later
+    give). With one player to give to a split changes nothing, so only the whole give is
+    searched. Other decisions: every legal action."""
+    gives = [a for a in legal if isinstance(a, Give)]
+    if not gives:
+        return legal
+    left = max(a.drinks for a in gives)
+    seats = {a.seat for a in gives}
+    wanted = {left} if len(seats) < 2 else {left, left // 2}
+    return tuple(a for a in gives if a.drinks in wanted)
+
+
 STRATEGY = Strategy(
     heuristic=DeathHeuristic,
     evaluate=evaluate,
@@ -123,4 +144,17 @@ STRATEGY = Strategy(
     exploration=0.7,
     # G12 scores the game by drinks: the arena reports both kinds for each agent.
     seat_figures=("drinks_taken", "drinks_given"),
+    # The levels' searches, tuned by benchmarks/bench_strength.py (README, "Difficulty
+    # levels"): heuristic rollouts to the end scored by G12's result beat random rollouts
+    # (64.0% [54.2, 72.7] against 54.5% over the heuristic, 2 players, 100 games); the expert
+    # also searches split gives (G5).
+    levels={
+        "hard": SearchSetting(50, "heuristic", 200, 0.7, result_weight=0.8),
+        "expert": SearchSetting(200, "heuristic", 200, 0.7, result_weight=0.8, narrow=False),
+    },
+    wide_candidates=split_gives,
+    # Random moves only: the heuristic barely beats random moves with 4 players (random
+    # against three heuristics won 21.4% [19.0, 24.0] of 1,000 games, parity 25%; the
+    # half-careless heuristic 25.8% [23.2, 28.6]), so only they play clearly worse than medium.
+    easy_slip=1.0,
 )
