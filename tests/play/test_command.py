@@ -63,7 +63,7 @@ def test_json_saves_the_record(capsys: pytest.CaptureFixture[str], tmp_path: Pat
         str(path),
     )
     record = Record.from_json(json.loads(path.read_text()))
-    assert record.seats == ("heuristic", "ismcts")  # the seats not given: strong bots
+    assert record.seats == ("heuristic", "hard")  # the seats not given: the hard level
     _, states = replay_json(json.loads(path.read_text()))
     assert record.game == "death" and states[-1].is_over  # the saved game is the whole game
 

@@ -265,7 +265,12 @@ def register(
     p.add_argument(
         "--players", type=players_arg, default=2, help="players at the table (default 2)"
     )
-    p.add_argument("--agents", required=True, help="comma-separated agents, e.g. heuristic,random")
+    p.add_argument(
+        "--agents",
+        required=True,
+        help="comma-separated agents, e.g. expert,heuristic (levels easy, medium, hard, "
+        "expert; kinds random, heuristic, ismcts, ismcts:N, ismcts:Ns)",
+    )
     p.add_argument("--games", type=games_arg, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=nonneg_int, help="seed of the run (default: fresh)")
     p.add_argument("--workers", type=workers_arg, help="processes (default: all cores)")

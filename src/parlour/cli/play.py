@@ -201,7 +201,7 @@ def register(
         description=textwrap.fill(
             f"Play {', '.join(titles[:-1])} or {titles[-1]} at the terminal. With no "
             "GAME a short menu asks for the game, the players and the bots. Player 1 is you and "
-            "the other seats are strong bots unless --seat says otherwise; several people share "
+            "the other seats are hard bots unless --seat says otherwise; several people share "
             "one keyboard (hot seat) with --seat 2=person. At the table type a move's number or "
             "its notation; help shows the rules, undo takes back a move, quit asks whether to "
             "save, leave or go back to the game.",
@@ -223,8 +223,9 @@ def register(
         action="append",
         type=common.seat_flag,
         metavar="N=WHO",
-        help="who sits at Player N: person, ismcts, ismcts:500, ismcts:1s, heuristic or random "
-        f"({_games_with(lambda g: not g.info.decisions)}: person or bot); repeat for more seats",
+        help="who sits at Player N: person, or a bot by level (easy, medium, hard, expert) or "
+        "by kind (random, heuristic, ismcts, ismcts:500, ismcts:1s)"
+        f" ({_games_with(lambda g: not g.info.decisions)}: person or bot); repeat for more seats",
     )
     p.add_argument("--seed", type=nonneg_int, help="seed of the deal and bots (default: fresh)")
     p.add_argument(

@@ -45,9 +45,10 @@ def _pretty(card: str) -> str:
 
 
 def default_bot(game: Game) -> str:
-    """The bot that takes a seat nobody asked for: the strong one, or in a game without
+    """The bot that takes a seat nobody asked for: the ``hard`` level (a search of about a
+    tenth of a second a move; ``--seat N=expert`` for the strongest), or in a game without
     decisions the one that makes the only move."""
-    return "ismcts" if game.info.decisions else _AUTO
+    return "hard" if game.info.decisions else _AUTO
 
 
 @dataclass(frozen=True, slots=True)
