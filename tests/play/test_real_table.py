@@ -170,6 +170,12 @@ class TestCommand:
         assert done.returncode == 0 and "Traceback" not in done.stderr
         assert "Input ended before a game was chosen" in done.stdout
 
+    def test_no_input_at_the_table_says_nothing_was_saved(self, tmp_path: Path) -> None:
+        done = run_play("beor", "--seed", "3", "--seat", "2=heuristic", cwd=tmp_path)
+        assert done.returncode == 0 and "Traceback" not in done.stderr
+        assert "Input ended before the first move: nothing to save." in done.stdout
+        assert list(tmp_path.iterdir()) == []
+
     def test_save_never_replaces_a_file_without_asking(self, tmp_path: Path) -> None:
         (tmp_path / "game.json").write_text("keep me")
         done = run_play("beor", "--seed", "3", "--save", "game.json", cwd=tmp_path)

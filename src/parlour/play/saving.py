@@ -203,6 +203,7 @@ class Saver:
                 self._say(f"{why}; the game could not be saved: {err}", style="bold red")
                 return
         else:
+            self.console.print(f"\n{why} before the first move: nothing to save.", highlight=False)
             return
         self.console.print(
             f"\n{why}; the game is saved in {where}; resume with: {resume_hint(where)}",
