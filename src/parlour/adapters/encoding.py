@@ -18,13 +18,14 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from parlour.cards import Card, deck54, parse_card
+from parlour.cards import Card, deck52, deck54, parse_card
 from parlour.core.game import JSON, Game, State, View
 from parlour.errors import InvalidOption
 
 __all__ = [
     "CARD_INDEX",
     "DECK54",
+    "DealtOnce",
     "Encoder",
     "Features",
     "Layout",
@@ -111,6 +112,35 @@ class Encoder(Protocol):
     def redeal(self, state: dict[str, Any], cards: Sequence[str]) -> dict[str, Any]: ...
 
 
+class DealtOnce:
+    """The chance deal of a game dealt once from 52 cards, one card to each seat in turn, and
+    never shuffled again (the Game of Death, Beggar-My-Neighbour): a layout module adds
+    ``size``, ``encode`` and how the drawn cards make the game's ``deal``."""
+
+    def deck(self, players: int) -> tuple[str, ...]:
+        return tuple(str(c) for c in deck52())
+
+    def deal_outcomes(self, players: int, drawn: Sequence[str]) -> tuple[str, ...]:
+        seen = set(drawn)
+        return tuple(c for c in self.deck(players) if c not in seen)
+
+    @staticmethod
+    def hands(players: int, drawn: Sequence[str]) -> list[list[str]]:
+        """The drawn cards dealt round: seat ``s`` gets cards ``s``, ``s + players``, ..."""
+        if len(drawn) != 52:
+            raise ValueError("the deal is not complete")
+        return [list(drawn[seat::players]) for seat in range(players)]
+
+    def reshuffle(
+        self, events: Sequence[str], state: Callable[[], dict[str, Any]]
+    ) -> tuple[str, ...]:
+        """No shuffle after the deal."""
+        return ()
+
+    def redeal(self, state: dict[str, Any], cards: Sequence[str]) -> dict[str, Any]:
+        raise ValueError("nothing is dealt again after the deal")
+
+
 @dataclass(frozen=True)
 class Layout:
     """A game's observation layout and chance deal at one player count."""
@@ -164,4 +194,3 @@ def action_mask(state: State, seat: int, size: int) -> npt.NDArray[np.int8]:
     if state.to_move == seat and not state.is_over:
         mask[list(state.legal_action_ids())] = 1
     return mask
-

@@ -25,17 +25,16 @@ round-robin from Player 1: the distribution of ``BeggarGame.new`` from a seed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from parlour.adapters.encoding import CARD_INDEX, Features, Observation
-from parlour.cards import deck52
+from parlour.adapters.encoding import CARD_INDEX, DealtOnce, Features, Observation
 from parlour.core.game import JSON
 
 __all__ = ["ENCODER"]
 
 
-class BeggarEncoder:
+class BeggarEncoder(DealtOnce):
     """The layout and chance deal in the module docstring."""
 
     def size(self, players: int) -> int:
@@ -58,26 +57,8 @@ class BeggarEncoder:
         f.scaled([view["tricks"]], 1000)
         return f.done()
 
-    def deck(self, players: int) -> tuple[str, ...]:
-        return tuple(str(c) for c in deck52())
-
-    def deal_outcomes(self, players: int, drawn: Sequence[str]) -> tuple[str, ...]:
-        seen = set(drawn)
-        return tuple(c for c in self.deck(players) if c not in seen)
-
     def deal(self, players: int, drawn: Sequence[str]) -> JSON:
-        if len(drawn) != 52:
-            raise ValueError("the deal is not complete")
-        return "/".join(" ".join(drawn[seat::players]) for seat in range(players))
-
-    def reshuffle(
-        self, events: Sequence[str], state: Callable[[], dict[str, Any]]
-    ) -> tuple[str, ...]:
-        """No shuffle after the deal."""
-        return ()
-
-    def redeal(self, state: dict[str, Any], cards: Sequence[str]) -> dict[str, Any]:
-        raise ValueError("nothing is dealt again after the deal")
+        return "/".join(" ".join(hand) for hand in self.hands(players, drawn))
 
 
 ENCODER = BeggarEncoder()
