@@ -234,8 +234,9 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         if self._state is None:
             return self._layout.deal_outcomes(self._drawn)
         taken = set(self._redealt)
-        return tuple(c for c in sorted(set(self._redeal), key=CARD_INDEX.__getitem__)
-                     if c not in taken)
+        return tuple(
+            c for c in sorted(set(self._redeal), key=CARD_INDEX.__getitem__) if c not in taken
+        )
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         cards = sorted(CARD_INDEX[c] for c in self._remaining())

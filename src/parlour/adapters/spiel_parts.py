@@ -92,9 +92,7 @@ class Trail:
         return made
 
 
-def _shared_from(
-    name: str, players: int, options: dict[str, OptionValue], state: Any
-) -> Shared:
+def _shared_from(name: str, players: int, options: dict[str, OptionValue], state: Any) -> Shared:
     game = find_game(name)
     made = None if state is None else game.state_from_json(state)
     return Shared(game, layout_for(game, players), options, made)
