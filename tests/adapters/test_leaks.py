@@ -12,19 +12,10 @@ import pytest
 
 from parlour.adapters.encoding import layout_for
 from parlour.adapters.pettingzoo import ParlourAECEnv
-from parlour.core.game import JSON, Game, State
+from parlour.core.game import JSON
 from parlour.games import GAMES
 from tests.adapters.cases import CASES, case_id
-
-
-def midgame(game: Game, players: int, seed: int, steps: int) -> State:
-    rng = random.Random(seed)
-    state = game.new(players, seed)
-    for _ in range(steps):
-        if state.is_over:
-            break
-        state = state.apply(rng.choice(state.legal_actions()))
-    return state
+from tests.conformance.playouts import random_position
 
 
 def swapped(doc: JSON, a: str, b: str) -> Any:
@@ -47,7 +38,7 @@ def test_same_view_same_observation(case: tuple[str, int]) -> None:
     env = ParlourAECEnv(name, players)
     env.reset(seed=5)
     for steps in (0, 7, 30):
-        state = midgame(game, players, 5, steps)
+        state = random_position(game, players, 5, steps)
         for seat in range(players):
             other = game.sample(state.view(seat), random.Random(steps * 10 + seat))
             assert other.view(seat) == state.view(seat)
@@ -67,7 +58,7 @@ def test_a_hidden_card_never_shows(case: tuple[str, int]) -> None:
     observation changes: the swap is real, so the test can fail."""
     name, players = case
     game = GAMES[name]
-    state = midgame(game, players, 11, 12)
+    state = random_position(game, players, 11, 12)
     layout = layout_for(game, players)
     known_changes = 0
     for seat in range(players):

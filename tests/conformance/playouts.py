@@ -33,6 +33,7 @@ __all__ = [
     "other_options",
     "play",
     "playouts",
+    "random_position",
     "seats",
     "spread",
 ]
@@ -105,6 +106,18 @@ def _other(spec: OptionSpec) -> OptionValue:
 def other_options(game: Game) -> dict[str, OptionValue]:
     """Every switch of ``game`` turned away from its default (numbers keep theirs)."""
     return {spec.name: _other(spec) for spec in game.info.options}
+
+
+def random_position(game: Game, players: int, seed: int, steps: int) -> State:
+    """The position after at most ``steps`` uniformly random moves from the deal of ``seed``
+    (fewer when the game ends first), every choice drawn from ``random.Random(seed)``."""
+    rng = random.Random(seed)
+    state = game.new(players, seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+    return state
 
 
 def play(

@@ -7,13 +7,13 @@ refused call leaves the state as it was."""
 from __future__ import annotations
 
 import json
-import random
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from parlour.core import State, View, make_rng
 from parlour.games import GAMES
+from tests.conformance.playouts import random_position
 from tests.fuzz.harness import HOSTILE_TEXTS, count, hostile_json, refusal
 
 NAMES = sorted(GAMES)
@@ -25,14 +25,7 @@ def positions(draw: st.DrawFn) -> State:
     game = GAMES[draw(st.sampled_from(NAMES))]
     players = draw(st.integers(game.info.min_players, game.info.max_players))
     seed = draw(st.integers(0, 2**20))
-    steps = draw(st.integers(0, 80))
-    rng = random.Random(seed)
-    state = game.new(players, seed)
-    for _ in range(steps):
-        if state.is_over:
-            break
-        state = state.apply(rng.choice(state.legal_actions()))
-    return state
+    return random_position(game, players, seed, draw(st.integers(0, 80)))
 
 
 def action_texts(state: State) -> st.SearchStrategy[str]:

@@ -18,8 +18,10 @@ in :mod:`parlour.bots.levels`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from parlour.bots.ismcts import Ismcts, SearchBudget
-from parlour.bots.levels import LEVELS, Careless, level_setting, slip_for
+from parlour.bots.levels import LEVELS, Careless, default_setting, level_setting, slip_for
 from parlour.bots.random_agent import RandomAgent
 from parlour.core.game import Agent, Game
 from parlour.core.inputs import parse_duration, parse_int
@@ -73,7 +75,7 @@ def build_agent(spec: str, game: Game) -> Agent:
     policy = policy or strategy.policy
     if policy not in POLICIES:
         raise InvalidOption(f"agent {spec!r}: the rollout policy is heuristic or random")
-    setting = SearchSetting(strategy.budget, policy, strategy.rollout_actions, strategy.exploration)
+    setting = replace(default_setting(strategy), policy=policy)
     return _search(game, setting, budget, name)
 
 
