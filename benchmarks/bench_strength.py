@@ -38,6 +38,7 @@ from typing import Any
 
 from parlour.bots.arena import wilson
 from parlour.bots.oracle import Measured, play_measured
+from parlour.cli.common import progress_bar
 
 SECTIONS = ("curve", "oracle", "ladder", "target", "agents")
 CURVE = (100, 400, 1600, 6400)
@@ -95,11 +96,19 @@ def measure(row: Row, games: int, seed: int, workers: int) -> dict[str, Any]:
     """Play ``games`` games of a row; the first agent's figures."""
     began = time.perf_counter()
     jobs = [(row.game, row.players, row.specs, seed, i) for i in range(games)]
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            played = list(pool.map(_play, jobs, chunksize=1))
-    else:
-        played = [_play(job) for job in jobs]
+    label = f"{row.game} {row.players}p {' vs '.join(row.specs[:2])}"
+    with progress_bar(label) as bar:
+        task = bar.add_task(label, total=games)
+        played = []
+        if workers > 1:
+            with ProcessPoolExecutor(workers) as pool:
+                for measured in pool.map(_play, jobs, chunksize=1):
+                    played.append(measured)
+                    bar.advance(task)
+        else:
+            for job in jobs:
+                played.append(_play(job))
+                bar.advance(task)
     mine = [(m, seat) for m in played for seat, who in enumerate(m.plan) if who == 0]
     theirs = [(m, seat) for m in played for seat, who in enumerate(m.plan) if who != 0]
     wins = sum(m.returns[seat] for m, seat in mine)

@@ -94,6 +94,7 @@ def _search(game: Game, setting: SearchSetting, budget: SearchBudget | None, nam
         prior_weight=setting.prior_weight,
         result_weight=setting.result_weight,
         prior_everywhere=setting.prior_everywhere,
+        playout=strategy.playout,
         name=name,
     )
 

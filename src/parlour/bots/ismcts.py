@@ -15,6 +15,9 @@ Two refinements, both off unless asked for:
   from the heuristic's choice and leaves it only when its own figures say so; with
   ``prior_everywhere`` at every node of the tree too (the heuristic then reads the mover's view
   of the sampled world there, as it would in a rollout).
+- *Compiled rollouts* (``playout``): a game's :data:`~parlour.core.strategy.Playout` plays
+  the rollout in compiled code (the same policy, seeded from the search's generator) and
+  scores where it ended, instead of ``State.apply`` move by move.
 - *Playing for the result* (``result_weight``): once a rollout reaches the game's end, the
   reward is ``result_weight`` times the outcome's returns (the game's own objective, e.g. G12's
   "fewest drinks wins") plus the rest of the evaluation's soft score (how far behind a seat
@@ -32,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from parlour.core.game import Action, Agent, Game, State, View
+from parlour.core.strategy import Playout, PlayoutEnd
 
 __all__ = ["Ismcts", "SearchBudget"]
 
@@ -82,6 +86,7 @@ class Ismcts:
         prior_weight: float = 0.0,
         result_weight: float = 0.0,
         prior_everywhere: bool = False,
+        playout: Playout | None = None,
         name: str = "ismcts",
     ) -> None:
         if prior_weight < 0 or not 0 <= result_weight <= 1:
@@ -98,6 +103,7 @@ class Ismcts:
         self.prior_weight = prior_weight
         self.result_weight = result_weight
         self.prior_everywhere = prior_everywhere
+        self.playout = playout
         self.name = name
 
     def choose(self, view: View, legal_actions: tuple[Action, ...], rng: random.Random) -> Action:
@@ -193,23 +199,23 @@ class Ismcts:
             node = node.children[best[1]]
             path.append((node, mover))
             state = state.apply(best[2])
-        state = self._rollout(state, rng)
-        rewards = self._score(state)
+        rewards = self._score(self._rollout(state, rng))
         for child, mover in path:
             child.visits += 1
             child.total += rewards[mover]
 
-    def _score(self, state: State) -> tuple[float, ...]:
-        soft = self.evaluate(state)
-        outcome = state.outcome
+    def _score(self, end: PlayoutEnd) -> tuple[float, ...]:
+        soft, returns = end
         weight = self.result_weight
-        if outcome is None or not weight:
+        if returns is None or not weight:
             return soft
-        return tuple(
-            weight * r + (1 - weight) * s for r, s in zip(outcome.returns, soft, strict=True)
-        )
+        return tuple(weight * r + (1 - weight) * s for r, s in zip(returns, soft, strict=True))
 
-    def _rollout(self, state: State, rng: random.Random) -> State:
+    def _rollout(self, state: State, rng: random.Random) -> PlayoutEnd:
+        """Play on from ``state`` (compiled when the game has a playout) and score the end."""
+        if self.playout is not None and self.rollout_actions and not state.is_over:
+            seed = rng.getrandbits(63)
+            return self.playout(state, seed, self.rollout_actions, self.rollout is not None)
         for _ in range(self.rollout_actions):
             if state.is_over:
                 break
@@ -220,4 +226,5 @@ class Ismcts:
                 seat = state.to_move
                 action = self.rollout.choose(state.view(seat), legal, rng)
             state = state.apply(action)
-        return state
+        outcome = state.outcome
+        return self.evaluate(state), None if outcome is None else outcome.returns

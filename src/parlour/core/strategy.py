@@ -12,10 +12,20 @@ from dataclasses import dataclass, field
 from parlour.core.game import Action, Agent, State
 from parlour.core.inputs import quote
 
-__all__ = ["CARELESS", "POLICIES", "SearchSetting", "Strategy"]
+__all__ = ["CARELESS", "POLICIES", "Playout", "PlayoutEnd", "SearchSetting", "Strategy"]
 
 POLICIES = ("random", "heuristic")
 """The rollout policies a search may use: uniformly random actions, or the game's heuristic."""
+
+
+PlayoutEnd = tuple[tuple[float, ...], tuple[float, ...] | None]
+"""Where a playout ended, scored: the evaluation's soft rewards of that position and, if the
+game is over there, the outcome's returns (``None`` otherwise)."""
+
+Playout = Callable[[State, int, int, bool], PlayoutEnd]
+"""A compiled rollout: from a state, a seed, the most actions to play and whether every seat
+plays the game's heuristic (else uniformly random moves), the :data:`PlayoutEnd` it reached.
+Deterministic per seed."""
 
 
 CARELESS = 0.5
@@ -71,6 +81,8 @@ class Strategy:
         wide_candidates: the actions a search with ``narrow=False`` explores (``None``: every
             legal action).
         easy_slip: how often the ``easy`` level plays a random legal move.
+        playout: the game's compiled rollout (:data:`Playout`), which searches use in place
+            of playing rollouts through ``State.apply`` (``None``: the game has none).
     """
 
     heuristic: Callable[[], Agent]
@@ -84,6 +96,7 @@ class Strategy:
     levels: Mapping[str, SearchSetting] = field(default_factory=dict)
     wide_candidates: Callable[[tuple[Action, ...]], tuple[Action, ...]] | None = None
     easy_slip: float = CARELESS
+    playout: Playout | None = None
 
     def __post_init__(self) -> None:
         if self.budget < 1:
