@@ -11,7 +11,9 @@ Sections (``--only`` picks some; all by default):
   heuristic (``expert:N`` specs), 2 and 4 players;
 - ``oracle``: the ``hard`` level's search on views and the same search on the true state
   (``oracle:hard``) against the heuristic, on the same deals: the share of the oracle's edge
-  over parity that the view-only bot keeps;
+  over parity that the view-only bot keeps; where the game hides more than the hands (BEOR's
+  stocks), also the search shown every hand (``oracle-hands:hard``), the most any reading of
+  the opponents' past moves could give;
 - ``ladder``: easy against medium, medium against hard, hard against expert;
 - ``target``: expert against the heuristic (the issue's targets; with 4 players one expert and
   three heuristics), with the Game of Death's drinks;
@@ -39,6 +41,7 @@ from typing import Any
 from parlour.bots.arena import wilson
 from parlour.bots.oracle import Measured, play_measured
 from parlour.cli.common import progress_bar
+from parlour.games import find_game
 
 SECTIONS = ("curve", "oracle", "ladder", "target", "agents")
 CURVE = (100, 400, 1600, 6400)
@@ -75,7 +78,9 @@ def rows(
                         Row("curve", game, players, _table(players, f"expert:{n}", "heuristic"))
                     )
             if "oracle" in sections:
-                for spec in ("hard", "oracle:hard"):
+                strategy = find_game(game).strategy
+                hands = ("oracle-hands:hard",) if strategy and strategy.show_hands else ()
+                for spec in ("hard", "oracle:hard", *hands):
                     out.append(Row("oracle", game, players, _table(players, spec, "heuristic")))
             if "ladder" in sections:
                 for low, high in (("medium", "easy"), ("hard", "medium"), ("expert", "hard")):
@@ -148,15 +153,18 @@ def kept_share(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         parity = view["parity"]
         edge = oracle["win_rate"] - parity
-        out.append(
-            {
-                "game": game,
-                "players": players,
-                "view": view["win_rate"],
-                "oracle": oracle["win_rate"],
-                "kept": (view["win_rate"] - parity) / edge if edge > 0 else None,
-            }
-        )
+        share: dict[str, Any] = {
+            "game": game,
+            "players": players,
+            "view": view["win_rate"],
+            "oracle": oracle["win_rate"],
+            "kept": (view["win_rate"] - parity) / edge if edge > 0 else None,
+        }
+        hands = by_key.get((game, players, f"oracle-hands:{spec}"))
+        if hands is not None:
+            share["hands"] = hands["win_rate"]
+            share["hands_share"] = (hands["win_rate"] - parity) / edge if edge > 0 else None
+        out.append(share)
     return out
 
 
@@ -195,9 +203,14 @@ def main() -> None:
                 out.write(json.dumps(result) + "\n")
     for share in kept_share(results):
         kept = "n/a" if share["kept"] is None else f"{share['kept']:.0%}"
+        hands = (
+            f"; shown the hands {share['hands']:.1%}, {share['hands_share']:.0%} of the edge"
+            if share.get("hands_share") is not None
+            else ""
+        )
         print(
             f"oracle {share['game']:5} {share['players']}p: view {share['view']:.1%}, "
-            f"oracle {share['oracle']:.1%}, kept {kept} of the oracle's edge"
+            f"oracle {share['oracle']:.1%}, kept {kept} of the oracle's edge{hands}"
         )
 
 

@@ -16,6 +16,7 @@ from parlour.bots.oracle import Oracle, make_oracle, play_measured
 from parlour.bots.random_agent import RandomAgent
 from parlour.cli import main
 from parlour.core import InvalidOption, State, make_rng
+from parlour.core.game import JSON
 from parlour.games import find_game
 from parlour.games.death.notation import Give
 from parlour.games.death.strategy import split_gives
@@ -27,7 +28,9 @@ GAMES = ("beor", "death")
 
 
 class TestOracleIsForMeasurementOnly:
-    @pytest.mark.parametrize("spec", ["oracle", "ORACLE", "oracle:expert", "oracle:ismcts:50"])
+    @pytest.mark.parametrize(
+        "spec", ["oracle", "ORACLE", "oracle:expert", "oracle:ismcts:50", "oracle-hands:hard"]
+    )
     def test_make_agent_refuses_it_in_one_line(self, spec: str) -> None:
         with pytest.raises(InvalidOption, match="for measurement only") as caught:
             make_agent(spec, find_game("beor"))
@@ -57,6 +60,11 @@ class TestOracleIsForMeasurementOnly:
         oracle = make_oracle("oracle:ismcts:20", game)
         assert isinstance(oracle, Oracle) and oracle.search.budget.iterations == 20
 
+    def test_the_hands_oracle_is_only_for_games_that_hide_more_than_hands(self) -> None:
+        assert make_oracle("oracle-hands", find_game("beor")).show_hands is not None
+        with pytest.raises(InvalidOption, match="hides nothing but the hands"):
+            make_oracle("oracle-hands:expert", find_game("death"))
+
 
 class TestOracleSeesTheTruth:
     def test_its_choice_follows_the_hidden_cards(self) -> None:
@@ -75,6 +83,28 @@ class TestOracleSeesTheTruth:
             }
             differed += len(choices) > 1
         assert differed
+
+    def test_the_hands_oracle_knows_every_hand_but_not_the_stocks(self) -> None:
+        """``oracle-hands`` searches worlds with every player's true hand, while the order of
+        BEOR's face-down stocks is dealt anew in each: what no player has seen stays hidden."""
+        game = find_game("beor")
+        strategy = game.strategy
+        assert strategy is not None and strategy.show_hands is not None
+        stocks_differ = 0
+        for state in positions("beor", 3, 4, 5):
+            seat = state.to_move
+            assert seat is not None
+            shown = strategy.show_hands(state, seat)
+            true = state.to_json()
+            worlds = [game.sample(shown, make_rng(k)).to_json() for k in range(4)]
+            def hands(json: JSON) -> list[list[str]]:
+                assert isinstance(json, dict) and isinstance(json["hands"], list)
+                return [sorted(map(str, h)) for h in json["hands"] if isinstance(h, list)]
+
+            for world in worlds:
+                assert hands(world) == hands(true)
+            stocks_differ += len({repr(world["stocks"]) for world in worlds}) > 1
+        assert stocks_differ
 
     def test_measured_games_are_the_arenas_games(self) -> None:
         """Without an oracle, a measured game is the arena's game of the same seed and index."""

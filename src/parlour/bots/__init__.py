@@ -43,9 +43,9 @@ def make_agent(spec: str, game: Game) -> Agent:
         InvalidOption: an unknown kind, a bad budget, a game without decisions, or the
             oracle (measurement only).
     """
-    if spec.strip().lower().partition(":")[0] == "oracle":
+    if spec.strip().lower().partition(":")[0] in ("oracle", "oracle-hands"):
         raise InvalidOption(
-            f"agent {spec!r}: the oracle sees every hidden card, so it is for measurement "
+            f"agent {spec!r}: the oracle sees hidden cards, so it is for measurement "
             "only (benchmarks/bench_strength.py), never at a table"
         )
     return build_agent(spec, game)

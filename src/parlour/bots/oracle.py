@@ -1,5 +1,11 @@
 """The oracle: the same search as a level's ISMCTS, given the true state. Measurement only.
 
+``oracle-hands`` is a lesser oracle: the search samples its worlds from the seat's view with
+every hand shown (the game's :attr:`~parlour.core.strategy.Strategy.show_hands`), so it knows
+what each player holds but not what nobody has seen (in BEOR the order of the face-down
+stocks). It bounds what any reading of the opponents' past moves could tell a view-only bot:
+such reading can at best reveal their hands.
+
 It is the upper bound a view-only bot is measured against (how much of the oracle's edge over
 the heuristic the view-only search keeps). It sees every hidden card, so it is never offered at
 a table: :func:`parlour.bots.make_agent` refuses ``oracle`` (``parlour play``, the server and
@@ -15,52 +21,92 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from parlour.bots.ismcts import Ismcts
-from parlour.core.game import Action, Agent, Game, State
+from parlour.core.game import Action, Agent, Game, State, View
 from parlour.core.rng import derive_seed
 from parlour.errors import InvalidOption
 from parlour.games import find_game
 
-__all__ = ["ORACLE", "Measured", "Oracle", "make_oracle", "play_measured"]
+__all__ = [
+    "HANDS_ORACLE",
+    "ORACLE",
+    "ORACLES",
+    "Measured",
+    "Oracle",
+    "make_oracle",
+    "play_measured",
+]
 
 ORACLE = "oracle"
 """The spec's kind: ``oracle`` (the hard level's search) or ``oracle:LEVEL_OR_ISMCTS_SPEC``."""
 
+HANDS_ORACLE = "oracle-hands"
+"""The lesser oracle's kind, ``oracle-hands`` or ``oracle-hands:SPEC``: hands shown, the rest
+sampled."""
+
+ORACLES = (ORACLE, HANDS_ORACLE)
+
 
 class Oracle:
-    """A search that is handed the true state instead of sampling worlds from a view."""
+    """A search that is handed the true state instead of sampling worlds from a view (or,
+    with ``show_hands``, samples them from the view with every hand shown)."""
 
-    def __init__(self, search: Ismcts, name: str) -> None:
+    def __init__(
+        self,
+        search: Ismcts,
+        name: str,
+        show_hands: Callable[[State, int], View] | None = None,
+    ) -> None:
         self.search = search
         self.name = name
+        self.show_hands = show_hands
 
     def choose_state(self, state: State, rng: random.Random) -> Action:
-        """The search's choice for the seat to move, every iteration on ``state`` itself."""
+        """The search's choice for the seat to move, every iteration on ``state`` itself (or
+        on worlds sampled with every hand shown)."""
         seat = state.to_move
         if seat is None:
             raise InvalidOption("the oracle chooses only while a seat is to move")
-        return self.search._search(lambda _: state, state.view(seat), state.legal_actions(), rng)
+        view = state.view(seat)
+        worlds: Callable[[random.Random], State] = lambda _: state  # noqa: E731
+        if self.show_hands is not None:
+            shown = self.show_hands(state, seat)
+            game = self.search.game
+            worlds = lambda r: game.sample(shown, r)  # noqa: E731
+        return self.search._search(worlds, view, state.legal_actions(), rng)
 
 
 def make_oracle(spec: str, game: Game) -> Oracle:
     """The oracle a spec names: ``oracle`` (the ``hard`` level's search) or ``oracle:SPEC``
-    with SPEC any search spec (``expert``, ``ismcts:1600``...).
+    with SPEC any search spec (``expert``, ``ismcts:1600``...); ``oracle-hands`` and
+    ``oracle-hands:SPEC`` for the lesser oracle that is shown every hand.
 
     Raises:
-        InvalidOption: not an oracle spec, or SPEC is not a search.
+        InvalidOption: not an oracle spec, SPEC is not a search, or the game has no
+            ``show_hands`` (its hands are all it hides: the ``oracle`` measures them).
     """
     from parlour.bots import build_agent
 
     kind, _, rest = spec.strip().lower().partition(":")
-    if kind != ORACLE:
-        raise InvalidOption(f"{spec!r} is not an oracle spec (oracle or oracle:SEARCH)")
+    if kind not in ORACLES:
+        raise InvalidOption(
+            f"{spec!r} is not an oracle spec (oracle, oracle:SEARCH, oracle-hands:SEARCH)"
+        )
     search = build_agent(rest or "hard", game)
     if not isinstance(search, Ismcts):
         raise InvalidOption(f"agent {spec!r}: the oracle runs a search (ismcts or a level)")
-    return Oracle(search, spec.strip().lower())
+    show_hands = None
+    if kind == HANDS_ORACLE:
+        show_hands = game.strategy.show_hands if game.strategy else None
+        if show_hands is None:
+            raise InvalidOption(
+                f"agent {spec!r}: {game.title} hides nothing but the hands, so the oracle "
+                "measures them"
+            )
+    return Oracle(search, spec.strip().lower(), show_hands)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +133,9 @@ def play_measured(
 
     game = find_game(game_name)
     agents: list[Agent | Oracle] = [
-        make_oracle(s, game) if s.strip().lower().startswith(ORACLE) else make_agent(s, game)
+        make_oracle(s, game)
+        if s.strip().lower().partition(":")[0] in ORACLES
+        else make_agent(s, game)
         for s in specs
     ]
     plan = seat_plan(index, players, len(specs))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from parlour.core.game import Action, Agent, State
+from parlour.core.game import Action, Agent, State, View
 from parlour.core.inputs import quote
 
 __all__ = ["CARELESS", "POLICIES", "Playout", "PlayoutEnd", "SearchSetting", "Strategy"]
@@ -83,6 +83,10 @@ class Strategy:
         easy_slip: how often the ``easy`` level plays a random legal move.
         playout: the game's compiled rollout (:data:`Playout`), which searches use in place
             of playing rollouts through ``State.apply`` (``None``: the game has none).
+        show_hands: for measurement only (:mod:`parlour.bots.oracle`, ``oracle-hands``): a
+            seat's view of a state with every hand shown to it, the rest still hidden (in
+            BEOR, the order of the face-down stocks). ``None``: the hands are all a game hides,
+            so the ``oracle`` already measures them.
     """
 
     heuristic: Callable[[], Agent]
@@ -97,6 +101,7 @@ class Strategy:
     wide_candidates: Callable[[tuple[Action, ...]], tuple[Action, ...]] | None = None
     easy_slip: float = CARELESS
     playout: Playout | None = None
+    show_hands: Callable[[State, int], View] | None = None
 
     def __post_init__(self) -> None:
         if self.budget < 1:

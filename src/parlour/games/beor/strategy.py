@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable
+from dataclasses import replace
 from itertools import combinations
 
 from parlour.cards import Card, Rank
@@ -25,7 +26,7 @@ from parlour.games.beor.notation import GROUPS, Move, fits
 from parlour.games.beor.rules import BeorState
 from parlour.games.beor.view import BeorView
 
-__all__ = ["STRATEGY", "BeorHeuristic", "evaluate", "potential"]
+__all__ = ["STRATEGY", "BeorHeuristic", "evaluate", "potential", "show_hands"]
 
 _GROUPS_OF: dict[Card, tuple[frozenset[Card], ...]] = {}
 for _group in GROUPS:
@@ -152,6 +153,15 @@ def evaluate(state: State) -> tuple[float, ...]:
     return tuple(w / total for w in weights)
 
 
+def show_hands(state: State, seat: int) -> View:
+    """``seat``'s view with every hand shown to it (measurement only: ``oracle-hands``); the
+    order of the face-down stocks stays hidden."""
+    assert isinstance(state, BeorState)
+    view = state.view(seat)
+    assert isinstance(view, BeorView)
+    return replace(view, known_in_hands=state.hands)
+
+
 STRATEGY = Strategy(
     heuristic=BeorHeuristic,
     evaluate=evaluate,
@@ -171,4 +181,5 @@ STRATEGY = Strategy(
         "hard": SearchSetting(400, "random", 0, 0.1, prior_weight=2.0),
         "expert": SearchSetting(1600, "random", 0, 0.1, prior_weight=2.0),
     },
+    show_hands=show_hands,
 )
