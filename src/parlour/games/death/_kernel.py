@@ -90,7 +90,7 @@ def load(src: Int64Array, w: Int64Array) -> None:
 
 @njit(cache=True, nogil=True, inline="always")
 def bit(k: int) -> int:
-    return np.int64(1) << np.int64(k)
+    return int(np.int64(1) << np.int64(k))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -204,11 +204,7 @@ def throw(w: Int64Array, k: int) -> None:
             w[TAKEN + p] += value
     if plen >= 3:
         base = PILE + plen
-        if (
-            w[base - 1] >> 2 == k >> 2
-            and w[base - 2] >> 2 == k >> 2
-            and w[base - 3] >> 2 == k >> 2
-        ):
+        if w[base - 1] >> 2 == k >> 2 and w[base - 2] >> 2 == k >> 2 and w[base - 3] >> 2 == k >> 2:
             for s in range(w[N]):
                 w[TAKEN + s] += 1  # G7
     if w[PLEFT] == 0:
@@ -255,12 +251,12 @@ def throws(w: Int64Array) -> int:
     lead, else a card of the top card's suit or rank."""
     hand = w[HAND + w[TO]]
     if w[STARTED] == 0:
-        return hand & bit(TWO_OF_DIAMONDS)
+        return int(hand & bit(TWO_OF_DIAMONDS))
     plen = w[PLEN]
     if plen == 0:
-        return hand
+        return int(hand)
     top = w[PILE + plen - 1]
-    return hand & (SUIT_MASK[top & 3] | RANK_MASK[(top >> 2) + 1])
+    return int(hand & (SUIT_MASK[top & 3] | RANK_MASK[(top >> 2) + 1]))
 
 
 @njit(cache=True, nogil=True)
@@ -306,7 +302,7 @@ def heuristic(w: Int64Array) -> int:
     p = w[TO]
     lead = leader(w, p)
     if w[PLEFT] > 0:
-        return GIVE + (w[PLEFT] - 1) * SEATS + lead
+        return int(GIVE + (w[PLEFT] - 1) * SEATS + lead)
     mask = throws(w)
     if mask == 0:
         return PASS
@@ -356,7 +352,7 @@ def random_action(w: Int64Array, z: np.uint64) -> int:
         s = draw(z, w[N] - 1)
         if s >= p:
             s += 1
-        return GIVE + (left - 1) * SEATS + s
+        return int(GIVE + (left - 1) * SEATS + s)
     mask = throws(w)
     if mask == 0:
         return PASS
@@ -398,4 +394,4 @@ def playout(src: Int64Array, seed: int, max_actions: int, by_heuristic: bool) ->
     for s in range(n):
         src[s] = w[TAKEN + s]
         src[n + s] = held_value(w[HAND + s])
-    return w[OVER]
+    return int(w[OVER])

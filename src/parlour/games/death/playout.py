@@ -37,6 +37,7 @@ __all__ = [
     "heuristic_code",
     "legal_codes",
     "playout",
+    "random_code",
     "table",
 ]
 
@@ -163,6 +164,11 @@ class Table(NamedTuple):
     passed: frozenset[int]
     first_out: int | None
     over: bool
+
+
+def random_code(w: Int64Array, bits: int) -> int:
+    """The random policy's choice in ``w`` by the 64 random ``bits`` (as playouts draw it)."""
+    return int(_kernel.random_action(w, np.uint64(bits)))
 
 
 def table(w: Int64Array) -> Table:
