@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -212,6 +212,9 @@ class TestBadStateJson:
 class TestViewJson:
     @settings(max_examples=20, deadline=None)
     @given(st.integers(2, 10), st.integers(0, 2**32 - 1))
+    # Ten players, many voids: the quick random deal of the unseen cards failed 200 times in a
+    # row for Player 2's view after 45 actions, so the view was refused as impossible.
+    @example(10, 8869)
     def test_round_trips_for_every_seat(self, players: int, seed: int) -> None:
         """``view_from_json(v.to_json()) == v`` for every seat and the spectator."""
         options = {"sober": [1]}

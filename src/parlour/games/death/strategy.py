@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from parlour.cards import Rank
 from parlour.core.game import Action, State, View
-from parlour.core.strategy import SearchSetting, Strategy
+from parlour.core.strategy import PlayoutEnd, SearchSetting, Strategy
 from parlour.games.death.notation import FACE, Give, Throw, is_black_face
 from parlour.games.death.rules import DeathState
 from parlour.games.death.view import DeathView
@@ -24,6 +25,7 @@ __all__ = [
     "STRATEGY",
     "DeathHeuristic",
     "candidates",
+    "compiled_playout",
     "evaluate",
     "final_estimate",
     "split_gives",
@@ -111,11 +113,31 @@ def evaluate(state: State) -> tuple[float, ...]:
     """Rewards in [0, 1] for each seat, for search: a soft ranking by (estimated) final drinks,
     fewest best (G12). Soft even at the end: how far behind the winner a seat finished tells a
     search more than who won."""
-    estimate = final_estimate(state)
+    return _soft(final_estimate(state))
+
+
+def _soft(estimate: Sequence[float]) -> tuple[float, ...]:
+    """:func:`evaluate`'s soft ranking of estimated final drinks."""
     low = min(estimate)
     weights = [math.exp(-(e - low) / 4) for e in estimate]
     total = sum(weights)
     return tuple(w / total for w in weights)
+
+
+def compiled_playout(state: State, seed: int, actions: int, heuristic: bool) -> PlayoutEnd:
+    """The search's rollout in compiled code (:func:`parlour.games.death.playout.playout`):
+    :func:`evaluate`'s soft ranking of where it ended and, once the game is over, G12's returns
+    (whoever took the fewest drinks wins; ties share), as the outcome has them."""
+    from parlour.games.death.playout import playout
+
+    assert isinstance(state, DeathState)
+    taken, held, over = playout(state, seed, actions, heuristic)
+    if not over:
+        return _soft([t + h for t, h in zip(taken, held, strict=True)]), None
+    fewest = min(taken)
+    winners = sum(t == fewest for t in taken)
+    returns = tuple(1 / winners if t == fewest else 0.0 for t in taken)
+    return _soft([float(t) for t in taken]), returns
 
 
 def split_gives(legal: tuple[Action, ...]) -> tuple[Action, ...]:
@@ -157,4 +179,5 @@ STRATEGY = Strategy(
     # against three heuristics won 21.4% [19.0, 24.0] of 1,000 games, parity 25%; the
     # half-careless heuristic 25.8% [23.2, 28.6]), so only they play clearly worse than medium.
     easy_slip=1.0,
+    playout=compiled_playout,
 )
