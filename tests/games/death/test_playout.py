@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import numpy as np
 import pytest
 
 from parlour.games.death.events import Drank, Ended, Social, Swept, Why
@@ -25,6 +26,7 @@ from parlour.games.death.playout import (
     encode,
     heuristic_code,
     legal_codes,
+    play_many,
     playout,
     random_code,
     table,
@@ -192,13 +194,20 @@ def test_the_heuristic_picks_what_death_heuristic_picks() -> None:
 def python_rollout(state: DeathState, actions: int) -> DeathState:
     """The search's rollout in Python: DeathHeuristic for every seat over the candidates
     (gives whole), for at most ``actions`` actions."""
+    return rollout_line(state, actions)[-1]
+
+
+def rollout_line(state: DeathState, actions: int) -> list[DeathState]:
+    """:func:`python_rollout`'s states, from ``state`` to its end."""
     bot = DeathHeuristic()
+    line = [state]
     for _ in range(actions):
         if state.is_over:
             break
         legal = candidates(state.legal_actions())
         state = state.apply(bot.choose(state.view(state.to_move), legal, NoNoise()))
-    return state
+        line.append(state)
+    return line
 
 
 @pytest.mark.parametrize("faces", FACES)
@@ -294,3 +303,15 @@ def test_max_actions_stops_early() -> None:
     state = new(4, 12, False)
     assert playout(state, seed=3, max_actions=1, heuristic=False) == ((0,) * 4, held(state), False)
     assert playout(state, seed=3, max_actions=0, heuristic=True) == ((0,) * 4, held(state), False)
+
+
+def test_play_many_plays_the_python_rollouts() -> None:
+    """The batch of heuristic playouts plays as many actions as the Python rollouts, and
+    leaves each position where its rollout ends."""
+    states = [midgame(new(2 + i % 9, 70 + i, i % 2 == 0), random.Random(i)) for i in range(20)]
+    lines = [rollout_line(state, 1000) for state in states]
+    positions = np.stack([encode(state) for state in states])
+    played = play_many(positions, seed=0, max_actions=1000, heuristic=True)
+    assert played == sum(len(line) - 1 for line in lines) > 100
+    for row, line in zip(positions, lines, strict=True):
+        assert table(row) == rules_table(line[-1])

@@ -395,3 +395,13 @@ def playout(src: Int64Array, seed: int, max_actions: int, by_heuristic: bool) ->
         src[s] = w[TAKEN + s]
         src[n + s] = held_value(w[HAND + s])
     return int(w[OVER])
+
+
+@njit(cache=True, nogil=True)
+def run_many(ws: Int64Array, seed: int, max_actions: int, by_heuristic: bool) -> int:
+    """:func:`run` on each row of ``ws`` (positions), row ``i`` with seed ``seed + i``;
+    returns the actions played in all (for measuring the kernel alone)."""
+    total = 0
+    for i in range(ws.shape[0]):
+        total += run(ws[i], seed + i, max_actions, by_heuristic)
+    return total
