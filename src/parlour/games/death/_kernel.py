@@ -62,10 +62,22 @@ assert all(CARDS[card_number(int(c.rank), _SUITS.index(c.suit))] is c for c in C
 # G5 and G11: what each card gives (black face cards) or takes (red ones), from notation.FACE.
 FACE_VALUE = np.array([FACE.get(c, 0) for c in CARDS], np.int64)
 BLACK_FACE = np.array([is_black_face(c) for c in CARDS], np.bool_)
-BLACK_FACES = np.array([k for k, c in enumerate(CARDS) if is_black_face(c)], np.int64)
+BLACK_MASK = sum(1 << k for k, c in enumerate(CARDS) if is_black_face(c))
 SUIT_MASK = np.array([sum(1 << k for k in range(s, 52, 4)) for s in range(4)], np.int64)
 RANK_MASK = np.array([0] + [0xF << (4 * (r - 1)) for r in range(1, 14)], np.int64)
 assert int(Rank.ACE) == 1 and int(Rank.KING) == 13
+# Bit tricks on uint64: a population count's masks, and the de Bruijn sequence that numbers
+# an isolated bit.
+_U1, _U2, _U4, _U56, _U58 = (np.uint64(k) for k in (1, 2, 4, 56, 58))
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_INDEX = np.zeros(64, np.int64)
+for _k in range(64):
+    _DEBRUIJN_INDEX[((0x03F79D71B4CB0A89 << _k) & (2**64 - 1)) >> 58] = _k
+del _k
 
 
 @njit(cache=True, nogil=True)
@@ -95,21 +107,28 @@ def bit(k: int) -> int:
 
 @njit(cache=True, nogil=True, inline="always")
 def count(mask: int) -> int:
-    """How many cards (bits) ``mask`` holds."""
-    c = 0
-    while mask:
-        mask &= mask - 1
-        c += 1
-    return c
+    """How many cards (bits) ``mask`` holds (a SWAR population count)."""
+    x = np.uint64(mask)
+    x = x - ((x >> _U1) & _M1)
+    x = (x & _M2) + ((x >> _U2) & _M2)
+    x = (x + (x >> _U4)) & _M4
+    return int((x * _H01) >> _U56)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lowest(mask: int) -> int:
+    """The number of the lowest card (bit) of ``mask``, not empty (a de Bruijn multiply)."""
+    return int(_DEBRUIJN_INDEX[(np.uint64(mask & -mask) * _DEBRUIJN) >> _U58])
 
 
 @njit(cache=True, nogil=True)
 def held_value(hand: int) -> int:
     """G11: the give value of the black face cards in ``hand``."""
     total = 0
-    for k in BLACK_FACES:
-        if hand & bit(k):
-            total += FACE_VALUE[k]
+    hand &= BLACK_MASK
+    while hand:
+        total += FACE_VALUE[lowest(hand)]
+        hand &= hand - 1
     return total
 
 
@@ -277,10 +296,10 @@ def legal(w: Int64Array, out: Int64Array) -> int:
     if mask == 0:
         out[0] = PASS
         return 1
-    for k in range(52):
-        if mask & bit(k):
-            out[c] = k
-            c += 1
+    while mask:
+        out[c] = lowest(mask)
+        mask &= mask - 1
+        c += 1
     return c
 
 
@@ -319,9 +338,9 @@ def heuristic(w: Int64Array) -> int:
     down_counts = 2 <= top_rank <= 10 or (w[DAF] != 0 and 11 <= top_rank <= 13)
     best = -1
     best_score = -np.inf
-    for k in range(52):
-        if not mask & bit(k):
-            continue
+    while mask:
+        k = lowest(mask)
+        mask &= mask - 1
         rank = (k >> 2) + 1
         suit = k & 3
         score = 0.0
@@ -356,13 +375,9 @@ def random_action(w: Int64Array, z: np.uint64) -> int:
     mask = throws(w)
     if mask == 0:
         return PASS
-    j = draw(z, count(mask))
-    for k in range(52):
-        if mask & bit(k):
-            if j == 0:
-                return k
-            j -= 1
-    raise AssertionError("no card drawn")
+    for _ in range(draw(z, count(mask))):
+        mask &= mask - 1
+    return lowest(mask)
 
 
 @njit(cache=True, nogil=True)
