@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from parlour.games.beggar import _cache
+from parlour.games.death import _kernel, _policies
 from parlour.games.death.events import Drank, Ended, Social, Swept, Why
 from parlour.games.death.game import DeathGame
 from parlour.games.death.notation import FACE, Give, is_black_face
@@ -315,3 +317,16 @@ def test_play_many_plays_the_python_rollouts() -> None:
     assert played == sum(len(line) - 1 for line in lines) > 100
     for row, line in zip(positions, lines, strict=True):
         assert table(row) == rules_table(line[-1])
+
+
+def test_the_numba_cache_is_stamped_with_both_kernel_modules() -> None:
+    """A change to either kernel module makes numba compile every kernel function again
+    (``share_stamp``): each cached function carries the digest of both modules' sources."""
+    stamp = _cache.kernel_stamp((_kernel, _policies))
+    stamped = [
+        value._cache._cache_file._source_stamp
+        for module in (_kernel, _policies)
+        for value in vars(module).values()
+        if hasattr(getattr(getattr(value, "_cache", None), "_cache_file", None), "_source_stamp")
+    ]
+    assert len(stamped) >= 15 and set(stamped) == {stamp}

@@ -1,5 +1,5 @@
 """The compiled Game of Death engine behind :mod:`parlour.games.death.playout` (numba): the
-rules of ``rules.py`` step by step (G1-G11), the heuristic of ``strategy.py`` and playouts.
+rules of ``rules.py`` step by step (G1-G11). The policies and playouts are in :mod:`._policies`.
 
 A card is a number 0-51 in the order of ``Card.code`` (rank A..K, then suit S H D C): card
 ``k`` has rank ``k // 4 + 1`` (A = 1, J Q K = 11 12 13) and suit ``k % 4``. A hand is a bit
@@ -19,7 +19,6 @@ import numpy.typing as npt
 from numba import njit
 
 from parlour.cards import Rank, Suit, deck52
-from parlour.games.beggar._random import GOLDEN, draw, mix
 from parlour.games.death.notation import FACE, is_black_face
 
 Int64Array = npt.NDArray[np.int64]
@@ -301,122 +300,3 @@ def legal(w: Int64Array, out: Int64Array) -> int:
         mask &= mask - 1
         c += 1
     return c
-
-
-@njit(cache=True, nogil=True)
-def leader(w: Int64Array, exclude: int) -> int:
-    """The player doing best (fewest drinks taken, lowest seat on ties) but ``exclude``."""
-    best = -1
-    for s in range(w[N]):
-        if s != exclude and (best < 0 or w[TAKEN + s] < w[TAKEN + best]):
-            best = s
-    return best
-
-
-@njit(cache=True, nogil=True)
-def heuristic(w: Int64Array) -> int:
-    """``DeathHeuristic.choose``: the whole give to the leader (G5); else the throw of the
-    highest score, the same sums in the same order (so the same floats), the first in the
-    listed order on ties; a pass with no throw."""
-    p = w[TO]
-    lead = leader(w, p)
-    if w[PLEFT] > 0:
-        return int(GIVE + (w[PLEFT] - 1) * SEATS + lead)
-    mask = throws(w)
-    if mask == 0:
-        return PASS
-    plen = w[PLEN]
-    top_rank = -1
-    top_suit = -1
-    covered_by = -1
-    if plen > 0:
-        top = w[PILE + plen - 1]
-        top_rank = (top >> 2) + 1
-        top_suit = top & 3
-        covered_by = w[PSEATS + plen - 1]
-    ending = w[FIRST] >= 0 or count(w[HAND + p]) <= 3
-    down_counts = 2 <= top_rank <= 10 or (w[DAF] != 0 and 11 <= top_rank <= 13)
-    best = -1
-    best_score = -np.inf
-    while mask:
-        k = lowest(mask)
-        mask &= mask - 1
-        rank = (k >> 2) + 1
-        suit = k & 3
-        score = 0.0
-        if suit == top_suit and 2 <= rank <= 10 and down_counts:
-            score -= max(0, top_rank - rank)  # G3
-        value = FACE_VALUE[k]
-        if value and BLACK_FACE[k]:
-            score += value * (1.5 if ending else 1.0)  # G5 gives, and G11 looms
-        elif value:
-            score -= value  # G5 takes
-        if rank == top_rank and suit != top_suit:
-            score += 1.0 if covered_by == lead else 0.3  # G4 on the leader
-        if 2 <= rank <= 10:
-            score += rank / 20
-        if score > best_score:
-            best = k
-            best_score = score
-    return best
-
-
-@njit(cache=True, nogil=True)
-def random_action(w: Int64Array, z: np.uint64) -> int:
-    """A uniform choice, by the 64 random bits ``z``, among the throws (or the pass), or of
-    the receiver of all the drinks left to give (G5)."""
-    p = w[TO]
-    left = w[PLEFT]
-    if left > 0:
-        s = draw(z, w[N] - 1)
-        if s >= p:
-            s += 1
-        return int(GIVE + (left - 1) * SEATS + s)
-    mask = throws(w)
-    if mask == 0:
-        return PASS
-    for _ in range(draw(z, count(mask))):
-        mask &= mask - 1
-    return lowest(mask)
-
-
-@njit(cache=True, nogil=True)
-def run(w: Int64Array, seed: int, max_actions: int, by_heuristic: bool) -> int:
-    """Play on for at most ``max_actions`` actions or to the end, every seat by the heuristic
-    or at random (a splitmix64 stream seeded from ``seed``); returns the actions played."""
-    state = mix(np.uint64(seed) * GOLDEN + GOLDEN)
-    played = 0
-    while played < max_actions and w[OVER] == 0:
-        if by_heuristic:
-            code = heuristic(w)
-        else:
-            state += GOLDEN
-            code = random_action(w, mix(state))
-        apply(w, code)
-        played += 1
-    return played
-
-
-@njit(cache=True, nogil=True)
-def playout(src: Int64Array, seed: int, max_actions: int, by_heuristic: bool) -> int:
-    """:func:`run` from the compact position ``src``; writes the drinks taken per seat and the
-    G11 value of the black face cards each still holds over ``src[0:2n]``; returns whether
-    the game is over (1) or not (0)."""
-    w = np.empty(SIZE, np.int64)
-    load(src, w)
-    run(w, seed, max_actions, by_heuristic)
-    n = w[N]
-    for s in range(n):
-        src[s] = w[TAKEN + s]
-        src[n + s] = held_value(w[HAND + s])
-    return int(w[OVER])
-
-
-@njit(cache=True, nogil=True)
-def run_many(ws: Int64Array, seed: int, max_actions: int, by_heuristic: bool) -> int:
-    """:func:`run` on each row of ``ws`` (positions), row ``i`` with seed ``seed + i``;
-    returns the actions played in all (for measuring the kernel alone)."""
-    total = 0
-    for i in range(ws.shape[0]):
-        total += run(ws[i], seed + i, max_actions, by_heuristic)
-    return total

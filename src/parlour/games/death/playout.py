@@ -1,6 +1,7 @@
-"""Game of Death playouts in compiled code (:mod:`._kernel`, numba), for search: from any
-state a search reaches, play on to the end (or for a number of actions) with every seat by the
-heuristic of :mod:`~parlour.games.death.strategy` or at random, and read the drinks.
+"""Game of Death playouts in compiled code (numba: the rules in :mod:`._kernel`, the policies in
+:mod:`._policies`), for search: from any state a search reaches, play on to the end (or for a
+number of actions) with every seat by the heuristic of :mod:`~parlour.games.death.strategy` or
+at random, and read the drinks.
 
 :func:`playout` is what a search calls. The step functions below it (:func:`encode`,
 :func:`legal_codes`, :func:`apply_code`, :func:`heuristic_code`, :func:`table`) play the kernel
@@ -20,8 +21,7 @@ import numpy as np
 from parlour.cards import Card
 from parlour.core.game import Action
 from parlour.games.beggar import _cache
-from parlour.games.beggar import _random as _beggar_random
-from parlour.games.death import _kernel
+from parlour.games.death import _kernel, _policies
 from parlour.games.death._kernel import CARDS, GIVE, PASS, SEATS, SIZE, Int64Array
 from parlour.games.death.notation import FACE, GIVES, THROWS, Give, Pass, Throw, is_black_face
 from parlour.games.death.position import Position
@@ -42,9 +42,9 @@ __all__ = [
     "table",
 ]
 
-# Every kernel function's cache is checked against the kernel and the generator it uses (see
+# Every kernel function's cache is checked against both kernel modules (see
 # parlour.games.beggar._cache): a changed source never runs old machine code.
-_cache.share_stamp((_beggar_random, _kernel))
+_cache.share_stamp((_kernel, _policies))
 
 _NUMBER = {card: k for k, card in enumerate(CARDS)}
 _BIT = {card: 1 << k for k, card in enumerate(CARDS)}
@@ -98,7 +98,7 @@ def playout(
         held = tuple(sum(_HELD.get(c, 0) for c in hand) for hand in pos.hands)
         return pos.taken, held, pos.over
     src = compact(pos)
-    over = _kernel.playout(src, seed & _SEED_BITS, max_actions, heuristic)
+    over = _policies.playout(src, seed & _SEED_BITS, max_actions, heuristic)
     n = len(pos.hands)
     out = src[: 2 * n].tolist()
     return tuple(out[:n]), tuple(out[n:]), bool(over)
@@ -118,7 +118,7 @@ def play_many(positions: Int64Array, seed: int, max_actions: int, heuristic: boo
     """Playouts as :func:`playout` plays them, from each row of ``positions`` (kernel positions
     of :func:`encode`, stacked; row ``i`` with seed ``seed + i``, played in place) in one
     compiled call; returns the actions played in all. For measuring the kernel alone."""
-    return int(_kernel.run_many(positions, seed & _SEED_BITS, max_actions, heuristic))
+    return int(_policies.run_many(positions, seed & _SEED_BITS, max_actions, heuristic))
 
 
 def code_of(action: Action) -> int:
@@ -155,7 +155,7 @@ def apply_code(w: Int64Array, code: int) -> None:
 
 def heuristic_code(w: Int64Array) -> int:
     """The compiled heuristic's choice in ``w``."""
-    return int(_kernel.heuristic(w))
+    return int(_policies.heuristic(w))
 
 
 class Table(NamedTuple):
@@ -176,7 +176,7 @@ class Table(NamedTuple):
 
 def random_code(w: Int64Array, bits: int) -> int:
     """The random policy's choice in ``w`` by the 64 random ``bits`` (as playouts draw it)."""
-    return int(_kernel.random_action(w, np.uint64(bits)))
+    return int(_policies.random_action(w, np.uint64(bits)))
 
 
 def table(w: Int64Array) -> Table:
