@@ -330,3 +330,19 @@ def test_the_numba_cache_is_stamped_with_both_kernel_modules() -> None:
         if hasattr(getattr(getattr(value, "_cache", None), "_cache_file", None), "_source_stamp")
     ]
     assert len(stamped) >= 15 and set(stamped) == {stamp}
+
+
+def test_states_sampled_for_a_seat_play_on_alike() -> None:
+    """What a search plays on from: states sampled from a seat's view (the hidden hands dealt
+    anew); both engines in lockstep to the end, and the heuristic playout is the rollout."""
+    seen: Counter[str] = Counter()
+    for i in range(40):
+        rng = random.Random(i)
+        state = midgame(new(2 + i % 9, 600 + i, i % 2 == 1), rng)
+        assert state.to_move is not None
+        sampled = GAME.sample(state.view(state.to_move), rng)
+        assert isinstance(sampled, DeathState)
+        end = python_rollout(sampled, 1000)
+        assert playout(sampled, i, 1000, True) == (end.drinks_taken, held(end), True)
+        lockstep(sampled, rng, seen)
+    assert seen["played on"] == 40

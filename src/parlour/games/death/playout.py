@@ -92,13 +92,16 @@ def playout(
     Returns the drinks taken per seat, the G11 give value of the black face cards each seat
     still holds, and whether the game is over. Once over, the drinks taken include G11's
     penalty, as ``rules.py`` has them (so the held values are then already counted). The same
-    seed gives the same playout; a state already over returns at once."""
+    seed gives the same playout; a state already over returns at once. The heuristic takes
+    the first action of the highest score (``DeathHeuristic`` breaks such ties by noise), so
+    heuristic playouts do not depend on the seed."""
     pos = state._pos
     if pos.over or max_actions <= 0:
         held = tuple(sum(_HELD.get(c, 0) for c in hand) for hand in pos.hands)
         return pos.taken, held, pos.over
     src = compact(pos)
-    over = _policies.playout(src, seed & _SEED_BITS, max_actions, heuristic)
+    # A playout is never longer than max_game_length (1,052 actions): a bound keeps it int64.
+    over = _policies.playout(src, seed & _SEED_BITS, min(max_actions, 1 << 40), heuristic)
     n = len(pos.hands)
     out = src[: 2 * n].tolist()
     return tuple(out[:n]), tuple(out[n:]), bool(over)
