@@ -249,17 +249,20 @@ def test_random_choices_are_legal_and_whole_gives() -> None:
 
 
 def test_random_choices_are_uniform() -> None:
-    """Each throw of a position is drawn about as often as the others; each receiver too."""
-    state = new(4, 11, False)
-    state = random_play(state, random.Random(4), 3)
-    w = encode(state)
-    codes = legal_codes(w)
-    assert len(codes) >= 3
+    """Each throw of a position is drawn about as often as the others; each receiver of a
+    give too (all the drinks left, G5)."""
+    state = random_play(new(4, 11, False), random.Random(4), 3)
+    rng = random.Random(6)
+    giving = new(5, 12, False)
+    while giving._pos.pending is None:
+        giving = giving.apply(rng.choice(giving.legal_actions()))
     bits = random.Random(5)
-    draws = Counter(random_code(w, bits.getrandbits(64)) for _ in range(6000))
-    assert set(draws) == set(codes)
-    expected = 6000 / len(codes)
-    assert all(abs(k - expected) < 0.15 * expected for k in draws.values()), draws
+    for position, choices in ((state, 3), (giving, 4)):
+        w = encode(position)
+        draws = Counter(random_code(w, bits.getrandbits(64)) for _ in range(6000))
+        assert len(draws) == choices and set(draws) <= set(legal_codes(w))
+        expected = 6000 / choices
+        assert all(abs(k - expected) < 0.15 * expected for k in draws.values()), draws
 
 
 def test_random_playouts_are_the_rules_random_playouts_in_distribution() -> None:
