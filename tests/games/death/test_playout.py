@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from parlour.games.beggar import _cache
+from parlour.core import kernel_cache, splitmix
 from parlour.games.death import _kernel, _policies
 from parlour.games.death.events import Drank, Ended, Social, Swept, Why
 from parlour.games.death.game import DeathGame
@@ -323,14 +323,16 @@ def test_play_many_plays_the_python_rollouts() -> None:
 
 
 def test_the_numba_cache_is_stamped_with_both_kernel_modules() -> None:
-    """A change to either kernel module makes numba compile every kernel function again
-    (``share_stamp``): each cached function carries the digest of both modules' sources."""
-    stamp = _cache.kernel_stamp((_kernel, _policies))
+    """A change to either kernel module, or to the generator they inline, makes numba compile
+    every kernel function again (``share_stamp``): each cached function carries the digest of
+    the three modules' sources."""
+    stamp = kernel_cache.kernel_stamp((_kernel, _policies, splitmix))
     stamped = [
         value._cache._cache_file._source_stamp
         for module in (_kernel, _policies)
         for value in vars(module).values()
-        if hasattr(getattr(getattr(value, "_cache", None), "_cache_file", None), "_source_stamp")
+        if getattr(getattr(value, "py_func", None), "__module__", None) == module.__name__
+        and hasattr(getattr(getattr(value, "_cache", None), "_cache_file", None), "_source_stamp")
     ]
     assert len(stamped) >= 15 and set(stamped) == {stamp}
 

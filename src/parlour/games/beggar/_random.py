@@ -11,29 +11,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-S32 = np.uint64(32)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
+from parlour.core.splitmix import GOLDEN, S32, draw, mix
+
+__all__ = ["GOLDEN", "S32", "court_positions", "draw", "hand_sizes", "mix", "random_deal_into"]
+
 _STREAM = np.uint64(0xD1B54A32D192ED03)
-_S30 = np.uint64(30)
-_S27 = np.uint64(27)
-_S31 = np.uint64(31)
-_LOW32 = np.uint64(0xFFFFFFFF)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def mix(z: np.uint64) -> np.uint64:
-    """The splitmix64 finaliser: a 64-bit value to a well-mixed one."""
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def draw(z: np.uint64, bound: int) -> np.int64:
-    """A 32-bit half of a draw to ``0..bound-1`` by a multiply-shift (bias below 2**-26)."""
-    return np.int64(((z & _LOW32) * np.uint64(bound)) >> S32)
 
 
 @njit(cache=True, nogil=True)

@@ -30,6 +30,7 @@ from typing import TypeAlias
 
 import numpy as np
 
+from parlour.core import kernel_cache, splitmix
 from parlour.core.inputs import quote
 from parlour.core.rng import check_seed
 from parlour.errors import InvalidOption
@@ -40,7 +41,6 @@ from parlour.games.beggar import (
     _backward,
     _batch,
     _bits,
-    _cache,
     _engine,
     _random,
     deal_sizes,
@@ -86,8 +86,9 @@ M11), or already typed."""
 Progress = Callable[[int], None]
 
 
-# Every kernel function's cache is checked against the whole kernel (see _cache).
-_cache.share_stamp((_random, _engine, _bits, _batch, _backward))
+# Every kernel function's cache is checked against the whole kernel and the generator it
+# inlines (see parlour.core.kernel_cache).
+kernel_cache.share_stamp((_random, _engine, _bits, _batch, _backward), sources=(splitmix,))
 
 
 def random_deals(players: int, count: int, seed: int, *, start: int = 0) -> DealArray:

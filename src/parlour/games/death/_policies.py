@@ -2,9 +2,9 @@
 heuristic of ``strategy.py`` (``DeathHeuristic``), uniform random choices, and playouts that
 play on with either for every seat (what :func:`parlour.games.death.playout.playout` runs).
 
-The random choices come from a splitmix64 stream seeded from the playout's seed, so a seed
-gives the same playout on any machine. (Beggar-My-Neighbour's kernel has a generator of its
-own; sharing it would tie the two games' numba caches together, see ``share_stamp``.)
+The random choices come from a splitmix64 stream (:mod:`parlour.core.splitmix`, shared with
+Beggar-My-Neighbour's kernel) seeded from the playout's seed, so a seed gives the same playout
+on any machine.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from parlour.core.splitmix import GOLDEN, draw, mix
 from parlour.games.death._kernel import (
     BLACK_FACE,
     DAF,
@@ -38,26 +39,6 @@ from parlour.games.death._kernel import (
     lowest,
     throws,
 )
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S27, _S30, _S31, _S32 = (np.uint64(k) for k in (27, 30, 31, 32))
-_LOW32 = np.uint64(0xFFFFFFFF)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def mix(z: np.uint64) -> np.uint64:
-    """splitmix64's finaliser: a 64-bit value to a well-mixed one."""
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def draw(z: np.uint64, bound: int) -> int:
-    """``0 .. bound - 1`` from the low 32 bits of ``z`` by a multiply-shift (bias < 2**-26)."""
-    return int(((z & _LOW32) * np.uint64(bound)) >> _S32)
 
 
 @njit(cache=True, nogil=True)
@@ -141,13 +122,13 @@ def random_action(w: Int64Array, z: np.uint64) -> int:
 def run(w: Int64Array, seed: int, max_actions: int, by_heuristic: bool) -> int:
     """Play on for at most ``max_actions`` actions or to the end, every seat by the heuristic
     or at random (a splitmix64 stream seeded from ``seed``); returns the actions played."""
-    state = mix(np.uint64(seed) * _GOLDEN + _GOLDEN)
+    state = mix(np.uint64(seed) * GOLDEN + GOLDEN)
     played = 0
     while played < max_actions and w[OVER] == 0:
         if by_heuristic:
             code = heuristic(w)
         else:
-            state += _GOLDEN
+            state += GOLDEN
             code = random_action(w, mix(state))
         apply(w, code)
         played += 1

@@ -19,8 +19,8 @@ from typing import NamedTuple
 import numpy as np
 
 from parlour.cards import Card
+from parlour.core import kernel_cache, splitmix
 from parlour.core.game import Action
-from parlour.games.beggar import _cache
 from parlour.games.death import _kernel, _policies
 from parlour.games.death._kernel import CARDS, GIVE, PASS, SEATS, SIZE, Int64Array
 from parlour.games.death.notation import FACE, GIVES, THROWS, Give, Pass, Throw, is_black_face
@@ -43,8 +43,8 @@ __all__ = [
 ]
 
 # Every kernel function's cache is checked against both kernel modules (see
-# parlour.games.beggar._cache): a changed source never runs old machine code.
-_cache.share_stamp((_kernel, _policies))
+# parlour.core.kernel_cache): a changed source never runs old machine code.
+kernel_cache.share_stamp((_kernel, _policies), sources=(splitmix,))
 
 _NUMBER = {card: k for k, card in enumerate(CARDS)}
 _BIT = {card: 1 << k for k, card in enumerate(CARDS)}
