@@ -18,7 +18,9 @@ Sections (``--only`` picks some; all by default):
 - ``target``: expert against the heuristic (the issue's targets; with 4 players one expert and
   three heuristics), with the Game of Death's drinks;
 - ``agents``: each spec of ``--agents`` against the heuristic (e.g. the old default
-  ``ismcts:400`` against ``hard`` on the same deals).
+  ``ismcts:400`` against ``hard`` on the same deals);
+- ``match``: one step of the ladder alone, ``--match A B`` (A against B; with 4 players one A
+  against three B).
 
 With 4 players the measured agent holds one seat and the heuristic the other three (parity
 1/4); with 2 players the two agents alternate seats.
@@ -43,7 +45,7 @@ from parlour.bots.oracle import Measured, play_measured
 from parlour.cli.common import progress_bar
 from parlour.games import find_game
 
-SECTIONS = ("curve", "oracle", "ladder", "target", "agents")
+SECTIONS = ("curve", "oracle", "ladder", "target", "agents", "match")
 CURVE = (100, 400, 1600, 6400)
 
 
@@ -68,6 +70,7 @@ def rows(
     counts: Sequence[int],
     agents: Sequence[str] = (),
     curve: Sequence[int] = CURVE,
+    match: Sequence[str] = (),
 ) -> list[Row]:
     out: list[Row] = []
     for game in games:
@@ -90,6 +93,8 @@ def rows(
             if "agents" in sections:
                 for spec in agents:
                     out.append(Row("agents", game, players, _table(players, spec, "heuristic")))
+            if "match" in sections and match:
+                out.append(Row("match", game, players, _table(players, match[0], match[1])))
     return out
 
 
@@ -180,10 +185,15 @@ def main() -> None:
     parser.add_argument(
         "--curve", type=int, nargs="+", default=list(CURVE), help="iterations of the curve"
     )
+    parser.add_argument(
+        "--match", nargs=2, default=[], metavar=("A", "B"), help="for --only match: A against B"
+    )
     parser.add_argument("--out", help="write every row's figures here as JSON lines")
     args = parser.parse_args()
     results = []
-    for row in rows(args.only, args.game, args.players, args.agents, args.curve):
+    if "match" in args.only and not args.match:
+        parser.error("--only match needs --match A B")
+    for row in rows(args.only, args.game, args.players, args.agents, args.curve, args.match):
         result = measure(row, args.games, args.seed, args.workers)
         results.append(result)
         lo, hi = result["ci95"]
