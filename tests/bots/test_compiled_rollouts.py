@@ -6,6 +6,8 @@ evaluation and the outcome score a state."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -87,3 +89,44 @@ def test_the_levels_search_with_compiled_rollouts(monkeypatch: pytest.MonkeyPatc
         assert iterations is not None and 0 < len(calls) <= iterations
         assert set(calls) == {(agent.rollout_actions, True)}
     assert death_strategy.STRATEGY.playout is compiled_playout
+
+
+def test_warm_up_loads_the_compiled_playouts_before_the_first_decision() -> None:
+    """In a new process the kernel is not loaded until something calls it; ``warm_up`` (run
+    when a table seats a search bot, and by the server's bot workers) loads it, so the first
+    decision does not pay for it. Games without compiled playouts have nothing to load."""
+    code = (
+        "from parlour.bots import warm_up\n"
+        "from parlour.games import find_game\n"
+        "from parlour.games.death import _policies\n"
+        "before = len(_policies.playout.signatures)\n"
+        "assert warm_up(find_game('beor')) is None\n"
+        "warm_up(find_game('death')).join()\n"
+        "print(before, len(_policies.playout.signatures))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert done.stdout.split() == ["0", "1"], done.stderr
+
+
+def test_a_table_with_a_search_bot_warms_the_playouts_up() -> None:
+    code = (
+        "import threading\n"
+        "from parlour.games import find_game\n"
+        "from parlour.games.death import _policies\n"
+        "from parlour.play.table import check_seat_specs\n"
+        "def loaded():\n"
+        "    for t in threading.enumerate():\n"
+        "        if t.name.startswith('parlour-warm'):\n"
+        "            t.join()\n"
+        "    return len(_policies.playout.signatures)\n"
+        "check_seat_specs(find_game('death'), ['person', 'random'])\n"
+        "plain = loaded()\n"
+        "check_seat_specs(find_game('death'), ['person', 'expert'])\n"
+        "print(plain, loaded())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert done.stdout.split() == ["0", "1"], done.stderr

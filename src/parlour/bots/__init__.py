@@ -18,6 +18,7 @@ in :mod:`parlour.bots.levels`.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 
 from parlour.bots.ismcts import Ismcts, SearchBudget
@@ -28,7 +29,15 @@ from parlour.core.inputs import parse_duration, parse_int
 from parlour.core.strategy import POLICIES, SearchSetting
 from parlour.errors import InvalidOption
 
-__all__ = ["LEVELS", "Ismcts", "RandomAgent", "SearchBudget", "build_agent", "make_agent"]
+__all__ = [
+    "LEVELS",
+    "Ismcts",
+    "RandomAgent",
+    "SearchBudget",
+    "build_agent",
+    "make_agent",
+    "warm_up",
+]
 
 _KINDS = (
     "agents are easy, medium, hard, expert, random, heuristic, ismcts, ismcts:N "
@@ -97,6 +106,27 @@ def _search(game: Game, setting: SearchSetting, budget: SearchBudget | None, nam
         playout=strategy.playout,
         name=name,
     )
+
+
+def warm_up(game: Game, *, background: bool = True) -> threading.Thread | None:
+    """Load the game's compiled playouts (``Strategy.playout``) now, compiling them on a fresh
+    install, so that a search's first decision does not pay for it (a second or so in a new
+    process, several on a fresh install). In a daemon thread by default (returned); nothing
+    to do for a game without compiled playouts."""
+    strategy = game.strategy
+    playout = strategy.playout if strategy is not None else None
+    if playout is None:
+        return None
+
+    def load() -> None:
+        playout(game.new(game.info.min_players, 0), 0, 1, False)
+
+    if not background:
+        load()
+        return None
+    thread = threading.Thread(target=load, name=f"parlour-warm-{game.name}", daemon=True)
+    thread.start()
+    return thread
 
 
 MAX_ITERATIONS = 10_000_000

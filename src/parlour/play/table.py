@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from parlour.bots import RandomAgent, make_agent
+from parlour.bots import Ismcts, RandomAgent, make_agent, warm_up
 from parlour.cards import parse_card
 from parlour.core.game import Action, Agent, Game, State, seat_name
 from parlour.core.record import Record, TableEntry
@@ -87,6 +87,8 @@ def check_seat_specs(game: Game, specs: Sequence[str]) -> tuple[Seat, ...]:
             seats.append(Seat(text, make_agent(text, game)))
         except ParlourError as err:
             raise InvalidOption(f"Player {number}: {err}") from None
+    if any(isinstance(seat.agent, Ismcts) for seat in seats):
+        warm_up(game)  # the search's compiled playouts load while the table is drawn
     return tuple(seats)
 
 

@@ -21,11 +21,11 @@ import time
 from functools import cache
 from typing import Any
 
-from parlour.bots import LEVELS, make_agent
+from parlour.bots import LEVELS, make_agent, warm_up
 from parlour.core.game import Agent, Game
 from parlour.core.rng import make_rng
 from parlour.errors import InvalidOption
-from parlour.games import find_game
+from parlour.games import GAMES, find_game
 
 __all__ = ["OFFERED", "TAKEOVER", "BotPool", "check_kind"]
 
@@ -104,6 +104,8 @@ def _warm(server: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="parlour-bot-watch", daemon=True).start()
+    for game in GAMES.values():
+        warm_up(game)  # compiled playouts load before the first decision needs them
 
 
 class BotPool:
