@@ -91,6 +91,15 @@ def test_the_levels_search_with_compiled_rollouts(monkeypatch: pytest.MonkeyPatc
     assert death_strategy.STRATEGY.playout is compiled_playout
 
 
+def _printed_by(code: str) -> list[str]:
+    """What a new Python process running ``code`` prints, word by word."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
 def test_warm_up_loads_the_compiled_playouts_before_the_first_decision() -> None:
     """In a new process the kernel is not loaded until something calls it; ``warm_up`` (run
     when a table seats a search bot, and by the server's bot workers) loads it, so the first
@@ -104,10 +113,7 @@ def test_warm_up_loads_the_compiled_playouts_before_the_first_decision() -> None
         "warm_up(find_game('death')).join()\n"
         "print(before, len(_policies.playout.signatures))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
-    )
-    assert done.stdout.split() == ["0", "1"], done.stderr
+    assert _printed_by(code) == ["0", "1"]
 
 
 def test_a_table_with_a_search_bot_warms_the_playouts_up() -> None:
@@ -126,7 +132,4 @@ def test_a_table_with_a_search_bot_warms_the_playouts_up() -> None:
         "check_seat_specs(find_game('death'), ['person', 'expert'])\n"
         "print(plain, loaded())\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
-    )
-    assert done.stdout.split() == ["0", "1"], done.stderr
+    assert _printed_by(code) == ["0", "1"]
