@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import textwrap
+import threading
 from collections.abc import Callable
 
 from parlour.cli.common import (
@@ -57,12 +59,24 @@ def _matches() -> str:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    _ctrl_c_reaches_the_table()
     try:
         return _play(args)
     except KeyboardInterrupt:
         # The terminal echoed ^C: the one line saying so starts on a line of its own.
         sys.stderr.write("\n")
         raise
+
+
+def _ctrl_c_reaches_the_table() -> None:
+    """Ctrl-C asks "Leave the game?" at the table, even when ``parlour play`` was started with
+    SIGINT blocked or ignored (a process inherits both: from a script's background job, or
+    a long-lived parent such as a test runner): it is unblocked and raises KeyboardInterrupt
+    again, as in a fresh Python."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # only the main thread may set a signal handler
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _play(args: argparse.Namespace) -> int:
