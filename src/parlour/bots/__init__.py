@@ -52,7 +52,9 @@ def make_agent(spec: str, game: Game) -> Agent:
         InvalidOption: an unknown kind, a bad budget, a game without decisions, or the
             oracle (measurement only).
     """
-    if spec.strip().lower().partition(":")[0] in ("oracle", "oracle-hands"):
+    from parlour.bots.oracle import ORACLES  # oracle.py builds its search here: import late
+
+    if spec.strip().lower().partition(":")[0] in ORACLES:
         raise InvalidOption(
             f"agent {spec!r}: the oracle sees hidden cards, so it is for measurement "
             "only (benchmarks/bench_strength.py), never at a table"

@@ -7,6 +7,7 @@ and the position's JSON.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -24,10 +25,22 @@ from parlour.games.death.notation import (
 from parlour.games.death.options import MAX_PLAYERS, MIN_PLAYERS, DeathOptions
 from parlour.games.death.view import DeathView, Fields, voids_json
 
-__all__ = ["TWO_OF_DIAMONDS", "Position"]
+__all__ = ["TWO_OF_DIAMONDS", "Position", "g12_returns", "g12_winners"]
 
 TWO_OF_DIAMONDS = Card(Rank.TWO, Suit.DIAMONDS)
 _CODE = attrgetter("code")
+
+
+def g12_winners(taken: Sequence[int]) -> tuple[int, ...]:
+    """G12: the seats that took the fewest drinks."""
+    fewest = min(taken)
+    return tuple(s for s, t in enumerate(taken) if t == fewest)
+
+
+def g12_returns(taken: Sequence[int]) -> tuple[float, ...]:
+    """G12's returns: the winners share 1 (ties share), the others get 0."""
+    winners = g12_winners(taken)
+    return tuple(1 / len(winners) if s in winners else 0.0 for s in range(len(taken)))
 
 
 class Position(NamedTuple):
@@ -116,13 +129,12 @@ class Position(NamedTuple):
         if not self.over:
             return None
         taken = self.taken
-        fewest = min(taken)
-        winners = tuple(s for s, t in enumerate(taken) if t == fewest)
+        winners = g12_winners(taken)
         return Outcome(
             result="end",
             winners=winners,
             ranks=tuple(1 + sum(o < t for o in taken) for t in taken),
-            returns=tuple(1 / len(winners) if s in winners else 0.0 for s in range(len(taken))),
+            returns=g12_returns(taken),
             scores=taken,
             details={
                 "drinks_taken": list(taken),

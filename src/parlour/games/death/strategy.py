@@ -18,6 +18,7 @@ from parlour.cards import Rank
 from parlour.core.game import Action, State, View
 from parlour.core.strategy import PlayoutEnd, SearchSetting, Strategy
 from parlour.games.death.notation import FACE, Give, Throw, is_black_face
+from parlour.games.death.position import g12_returns
 from parlour.games.death.rules import DeathState
 from parlour.games.death.view import DeathView
 
@@ -134,10 +135,7 @@ def compiled_playout(state: State, seed: int, actions: int, heuristic: bool) -> 
     taken, held, over = playout(state, seed, actions, heuristic)
     if not over:
         return _soft([t + h for t, h in zip(taken, held, strict=True)]), None
-    fewest = min(taken)
-    winners = sum(t == fewest for t in taken)
-    returns = tuple(1 / winners if t == fewest else 0.0 for t in taken)
-    return _soft([float(t) for t in taken]), returns
+    return _soft([float(t) for t in taken]), g12_returns(taken)
 
 
 def split_gives(legal: tuple[Action, ...]) -> tuple[Action, ...]:
