@@ -13,13 +13,14 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from importlib import import_module
-from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Protocol, Self, TypeVar
 
 from parlour.core.info import GameInfo
 from parlour.core.inputs import quote
 from parlour.core.log import JSON, Event, LogEntry
 from parlour.core.options import OptionValue, validate_options
+from parlour.core.parts import GameParts, load_part
+from parlour.core.words import DEFAULT_LANGUAGE, Catalog, catalog
 from parlour.core.state import FORMAT, Action, Outcome, State, View, seat_name
 from parlour.errors import InvalidNotation, InvalidOption, InvalidRecord
 
@@ -35,6 +36,7 @@ __all__ = [
     "Event",
     "Game",
     "GameInfo",
+    "GameParts",
     "LogEntry",
     "Outcome",
     "State",
@@ -50,6 +52,19 @@ class Game(ABC):
     """Static facts about a game (:attr:`info`), the factory of its states and its codecs."""
 
     info: ClassVar[GameInfo]
+    parts: ClassVar[GameParts]
+    """Where the game keeps its presenter, strategy, words, web board, features, figures and
+    commands (:mod:`parlour.core.parts`)."""
+
+    _instances: ClassVar[dict[type[Game], Game]] = {}
+
+    def __new__(cls) -> Self:
+        """One instance a game: ``BeorGame() is BeorGame()``, the registry's game and the
+        states' game are the same object."""
+        found = Game._instances.get(cls)
+        if found is None:
+            found = Game._instances[cls] = super().__new__(cls)
+        return found  # type: ignore[return-value]
 
     @property
     def name(self) -> str:
@@ -63,21 +78,23 @@ class Game(ABC):
 
     @property
     def strategy(self) -> Strategy | None:
-        """The bots' parts: ``STRATEGY`` of the game package's ``strategy`` module; ``None``
-        for a game without decisions (:attr:`GameInfo.decisions`)."""
+        """The bots' parts: ``STRATEGY`` of the module :attr:`parts` names; ``None`` for a
+        game without decisions (:attr:`GameInfo.decisions`)."""
         if not self.info.decisions:
             return None
-        package = type(self).__module__.rpartition(".")[0]
-        found: Strategy = import_module(f"{package}.strategy").STRATEGY
-        return found
+        found = load_part(self.parts, "strategy")
+        return found  # type: ignore[return-value]
 
     @property
     def presenter(self) -> Presenter:
         """How front ends show the game and read its special input: ``PRESENTER`` of the
-        game package's ``present`` module (:mod:`parlour.core.present`)."""
-        package = type(self).__module__.rpartition(".")[0]
-        found: Presenter = import_module(f"{package}.present").PRESENTER
-        return found
+        module :attr:`parts` names (:mod:`parlour.core.present`)."""
+        found = load_part(self.parts, "presenter")
+        return found  # type: ignore[return-value]
+
+    def words(self, lang: str = DEFAULT_LANGUAGE) -> Catalog:
+        """The game's message catalog in ``lang`` (English behind it; :mod:`parlour.core.words`)."""
+        return catalog(self.parts.words, lang)
 
     def check_players(self, players: object) -> int:
         """``players`` as an int within the game's range, or :class:`InvalidOption`."""

@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping
 from typing import ClassVar
 
-from parlour.core.game import JSON, Action, Game, GameInfo, View
+from parlour.core.game import JSON, Action, Game, GameInfo, GameParts, View
 from parlour.core.inputs import quote
 from parlour.core.rng import check_seed, make_rng
 from parlour.errors import InvalidNotation
@@ -37,6 +37,10 @@ class BeggarGame(Game):
         # Only a card limit (M11) or a repeat (M10) ends some deals: no bound of its own.
         max_game_length=None,
         summary="turn cards and pay for court cards; no decisions, for 2 to 4 players",
+    )
+    parts: ClassVar[GameParts] = GameParts(
+        presenter="parlour.games.beggar.present",
+        words="parlour.games.beggar.words",
     )
 
     def typed_options(self, given: Mapping[str, object] | None) -> BeggarOptions:
@@ -108,4 +112,6 @@ class BeggarGame(Game):
         return self.checked_view(read_view(obj))
 
 
-BeggarState.game = BeggarGame()
+GAME = BeggarGame()
+"""The one instance of the game: the registry's (entry point ``parlour.games``) and the states'."""
+BeggarState.game = GAME

@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping
 from typing import ClassVar
 
-from parlour.core.game import JSON, Action, Game, GameInfo, View
+from parlour.core.game import JSON, Action, Game, GameInfo, GameParts, View
 from parlour.core.inputs import quote
 from parlour.core.rng import check_seed, make_rng
 from parlour.errors import InvalidNotation
@@ -44,6 +44,11 @@ class BeorGame(Game):
         # B10: one action a turn, and the game is a draw after max_turns turns.
         max_game_length=MAX_TURNS,
         summary="runs and sets built through themed piles, for 2 to 5 players",
+    )
+    parts: ClassVar[GameParts] = GameParts(
+        presenter="parlour.games.beor.present",
+        words="parlour.games.beor.words",
+        strategy="parlour.games.beor.strategy",
     )
 
     def typed_options(self, given: Mapping[str, object] | None) -> BeorOptions:
@@ -113,4 +118,6 @@ class BeorGame(Game):
         return self.checked_view(read_view(obj))
 
 
-BeorState.game = BeorGame()
+GAME = BeorGame()
+"""The one instance of the game: the registry's (entry point ``parlour.games``) and the states'."""
+BeorState.game = GAME

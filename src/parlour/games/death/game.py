@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from parlour.cards import deck52
-from parlour.core.game import JSON, Action, Game, GameInfo, View
+from parlour.core.game import JSON, Action, Game, GameInfo, GameParts, View
 from parlour.core.inputs import quote
 from parlour.core.rng import check_seed, derive_seed, make_rng
 from parlour.errors import IllegalAction, InvalidNotation, InvalidOption, InvalidRecord
@@ -71,6 +71,11 @@ class DeathGame(Game):
         # the 52 that the black face cards give in all (G5: 38 in spades, 14 in clubs).
         max_game_length=52 + 52 * (MAX_PLAYERS - 1) + 52,
         summary="follow suit or rank, drink and give drinks, for 2 to 10 players",
+    )
+    parts: ClassVar[GameParts] = GameParts(
+        presenter="parlour.games.death.present",
+        words="parlour.games.death.words",
+        strategy="parlour.games.death.strategy",
     )
 
     def typed_options(
@@ -171,4 +176,6 @@ class DeathGame(Game):
         return tuple(kept), tuple(moved)
 
 
-DeathState.game = DeathGame()
+GAME = DeathGame()
+"""The one instance of the game: the registry's (entry point ``parlour.games``) and the states'."""
+DeathState.game = GAME
