@@ -20,8 +20,8 @@ from parlour.core.inputs import quote
 from parlour.core.log import JSON, Event, LogEntry
 from parlour.core.options import OptionValue, validate_options
 from parlour.core.parts import GameParts, load_part
-from parlour.core.words import DEFAULT_LANGUAGE, Catalog, catalog
 from parlour.core.state import FORMAT, Action, Outcome, State, View, seat_name
+from parlour.core.words import DEFAULT_LANGUAGE, Catalog, catalog
 from parlour.errors import InvalidNotation, InvalidOption, InvalidRecord
 
 if TYPE_CHECKING:

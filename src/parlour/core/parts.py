@@ -74,7 +74,7 @@ def load_part(parts: GameParts, part: PartName) -> object | None:
     if module is None:
         return None
     export = PART_EXPORTS[part]
-    found = getattr(import_module(module), export, None)
+    found: object | None = getattr(import_module(module), export, None)
     if found is None:
         raise ImportError(f"{module} does not export {export} (the game's {part} part)")
     return found

@@ -30,7 +30,9 @@ def _load(point: EntryPoint) -> Game | None:
     try:
         game = point.load()
     except Exception as err:  # a plug-in's import may raise anything
-        print(f"parlour: the game {point.name!r} ({point.value}) did not load: {err}", file=sys.stderr)
+        print(
+            f"parlour: the game {point.name!r} ({point.value}) did not load: {err}", file=sys.stderr
+        )
         return None
     if isinstance(game, type) and issubclass(game, Game):
         game = game()
