@@ -15,6 +15,7 @@ from parlour.core.game import (
     Event,
     Game,
     GameInfo,
+    GameParts,
     Outcome,
     State,
     View,
@@ -137,6 +138,11 @@ class RaceGame(Game):
         options=(),
         num_distinct_actions=2,
         max_game_length=GOAL,
+    )
+    parts: ClassVar[GameParts] = GameParts(
+        presenter="tests.play.toy.present",
+        words="tests.play.toy",
+        strategy="tests.play.toy.strategy",
     )
 
     def new(
