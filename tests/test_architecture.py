@@ -35,7 +35,24 @@ def modules() -> list[Path]:
     return sorted(p for p in SRC.rglob("*.py"))
 
 
+# A game package's face modules serve a higher layer and may import it (ARCHITECTURE.md, "Per
+# game"): by module name (``games/NAME/features.py``) or by subpackage (``games/NAME/lab/``).
+FACES = {"features": "adapters", "figures": "lab", "commands": "cli", "lab": "lab", "cli": "cli"}
+
+
+def face_of(path: Path) -> str | None:
+    """The layer a game's face module serves, or ``None`` for its rules modules and for every
+    module outside ``games/``."""
+    parts = path.relative_to(SRC).with_suffix("").parts
+    if len(parts) < 3 or parts[0] != "games":
+        return None
+    return next((FACES[p] for p in parts[2:] if p in FACES), None)
+
+
 def layer_of(path: Path) -> int:
+    face = face_of(path)
+    if face is not None:
+        return LAYERS[face]
     top = path.relative_to(SRC).parts[0].removesuffix(".py")
     return LAYERS.get(top, 0) if top != "__init__" else 0
 
@@ -56,7 +73,10 @@ def test_imports_point_down(path: Path) -> None:
     for name in imported(ast.parse(path.read_text())):
         if name.startswith("parlour."):
             target = name.split(".")[1]
-            assert LAYERS.get(target, 0) <= own, f"{path.name} imports higher layer {name}"
+            assert LAYERS.get(target, 0) <= own, f"{rel(path)} imports higher layer {name}"
+            face = face_of(path)
+            if face in ("lab", "adapters") and target in ("lab", "adapters"):
+                assert target == face, f"{rel(path)} serves {face} but imports {name}"
 
 
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(SRC)))
@@ -84,7 +104,12 @@ def test_no_global_random_state(path: Path) -> None:
             assert all(a.name == "Random" for a in node.names), f"{path.name}: {node.module}"
 
 
-RULES_MODULES = [p for p in modules() if p.parent.parent.name == "games"]
+RULES_MODULES = [
+    p
+    for p in modules()
+    if "games" in p.relative_to(SRC).parts[:1] and len(p.relative_to(SRC).parts) >= 3
+    and face_of(p) is None
+]
 
 
 @pytest.mark.parametrize("path", RULES_MODULES, ids=lambda p: str(p.relative_to(SRC)))
@@ -106,10 +131,6 @@ def test_rules_do_no_io(path: Path) -> None:
 
 GAMES_DIR = SRC / "games"
 MAX_LINES = 400
-# The Beggar-My-Neighbour command group, its lab and its watch view work on that game alone:
-# they may use its public package and the public face of its compiled kernel, nothing else.
-BEGGAR_GROUP = ("cli/beggar.py", "cli/beggar_search.py", "lab/beggar_*.py")
-BEGGAR_PUBLIC = ("parlour.games.beggar", "parlour.games.beggar.fast")
 
 
 def game_packages() -> list[Path]:
@@ -371,8 +392,8 @@ def game_imports(path: Path) -> list[tuple[int, str]]:
 
 @pytest.mark.parametrize("path", outside_games(), ids=rel)
 def test_no_import_of_a_games_private_modules(path: Path) -> None:
-    """A game's private modules (``_engine``, ``_bits`` ...) are its own: the lab and the
-    front ends use its public face (for Beggar-My-Neighbour's kernel, ``fast.py``)."""
+    """A game's private modules (``_engine``, ``_bits`` ...) are its own: the other layers
+    use its public face."""
     found = [
         f"line {line}: {target}"
         for line, target in game_imports(path)
@@ -385,8 +406,6 @@ def test_no_import_of_a_games_private_modules(path: Path) -> None:
 def test_games_are_found_through_the_registry(path: Path) -> None:
     """Adding a game touches only its package and the list of games: outside ``games/``
     a game is found with ``parlour.games`` (``find_game``, ``GAMES``), never imported by
-    name; the Beggar-My-Neighbour group uses that game's public package and ``fast.py``."""
-    group = any(path.match(pattern) for pattern in BEGGAR_GROUP)
-    allowed = BEGGAR_PUBLIC if group else ()
-    found = [f"line {line}: {m}" for line, m in game_imports(path) if m not in allowed]
+    name, without exception (a game's own commands and lab live in its package)."""
+    found = [f"line {line}: {m}" for line, m in game_imports(path)]
     assert not found, f"{rel(path)} imports a game by name: " + "; ".join(found)

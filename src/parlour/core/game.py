@@ -59,7 +59,7 @@ class Game(ABC):
     _instances: ClassVar[dict[type[Game], Game]] = {}
 
     def __new__(cls) -> Self:
-        """One instance a game: ``BeorGame() is BeorGame()``, the registry's game and the
+        """One instance a game: ``ChessGame() is ChessGame()``, the registry's game and the
         states' game are the same object."""
         found = Game._instances.get(cls)
         if found is None:
