@@ -1,0 +1,109 @@
+"""Every registered game's message catalogs: the same keys and placeholders in every language as
+in English, every plural complete for its language, the rules sections numbered without gaps."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from parlour.core.parts import part_file
+from parlour.core.words import LANGUAGES, Entry, catalog, placeholders
+from parlour.games import GAMES
+
+PLURALS = {"en": {"one", "other"}, "nl": {"one", "other"}, "ro": {"one", "few", "other"}}
+PREFIXES = ("event.", "refusal.", "rules.", "ui.", "game.")
+REQUIRED = ("game.title", "game.summary", "rules.title", "rules.goal", "ui.notation")
+
+
+def raw(game: str, lang: str) -> dict[str, Entry]:
+    package = GAMES[game].parts.words
+    found = part_file(package, f"{lang}.json")
+    assert found is not None, f"{package} has no {lang}.json"
+    data = json.loads(found)
+    assert isinstance(data, dict)
+    return data
+
+
+def fields(entry: Entry) -> frozenset[str]:
+    if isinstance(entry, str):
+        return placeholders(entry)
+    return frozenset().union(*(placeholders(form) for form in entry.values()))
+
+
+def problems(english: dict[str, Entry], other: dict[str, Entry], lang: str) -> list[str]:
+    """What is wrong with the catalog ``other`` of ``lang`` against the English one."""
+    found = [f"missing {k}" for k in english.keys() - other.keys()]
+    found += [f"extra {k}" for k in other.keys() - english.keys()]
+    for key in english.keys() & other.keys():
+        ours, theirs = english[key], other[key]
+        if isinstance(ours, str) != isinstance(theirs, str):
+            found.append(f"{key}: a plural in one language, a template in the other")
+            continue
+        if fields(ours) != fields(theirs):
+            found.append(
+                f"{key}: placeholders {sorted(fields(theirs))} against {sorted(fields(ours))}"
+            )
+        if not isinstance(theirs, str) and set(theirs) != PLURALS[lang]:
+            wanted = sorted(PLURALS[lang])
+            found.append(f"{key}: plural forms {sorted(theirs)}, {lang} has {wanted}")
+    return sorted(found)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_catalog_matches_english(game: str, lang: str) -> None:
+    english = raw(game, "en")
+    assert problems(english, raw(game, lang), lang) == []
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_keys_follow_the_convention(game: str) -> None:
+    english = raw(game, "en")
+    assert [k for k in english if not k.startswith(PREFIXES)] == []
+    assert [k for k in REQUIRED if k not in english] == []
+    for key, entry in english.items():
+        if isinstance(entry, str):
+            assert entry.strip(), key
+            continue
+        assert set(entry) == PLURALS["en"], key
+        assert all(isinstance(form, str) and form for form in entry.values()), key
+        assert "count" in fields(entry), f"{key}: a plural says its number as {{count}}"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_rules_sections_have_no_gaps(game: str) -> None:
+    english = raw(game, "en")
+    numbered = [k for k in english if k.startswith("rules.section.")]
+    sections = sorted({int(k.split(".")[2]) for k in numbered})
+    assert sections == list(range(1, len(sections) + 1)), sections
+    for n in sections:
+        assert f"rules.section.{n}.heading" in english
+        items = sorted(
+            int(m.group(1))
+            for k in numbered
+            if (m := re.fullmatch(rf"rules\.section\.{n}\.item\.(\d+)", k))
+        )
+        assert items and items == list(range(1, len(items) + 1)), (n, items)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_entry_formats(game: str, lang: str) -> None:
+    words = catalog(GAMES[game].parts.words, lang)
+    for key, entry in raw(game, lang).items():
+        values = {name: "X" for name in fields(entry) if name != "count"}
+        for n in (0, 1, 2, 5, 20, 101):
+            assert words(key, count=n, **values)
+
+
+def test_the_check_finds_a_mismatch() -> None:
+    plural = {"one": "{count}", "other": "{count}"}
+    english: dict[str, Entry] = {"ui.a": "{player} wins", "ui.b": plural}
+    wrong: dict[str, Entry] = {"ui.a": "{name} câștigă", "ui.b": plural}
+    assert problems(english, wrong, "ro") == [
+        "ui.a: placeholders ['name'] against ['player']",
+        "ui.b: plural forms ['one', 'other'], ro has ['few', 'one', 'other']",
+    ]
+    assert problems(english, {"ui.a": "{player}"}, "nl") == ["missing ui.b"]
