@@ -17,8 +17,8 @@ IDS = {game: env_id for env_id, game in pg.ENV_IDS}
 
 
 def test_every_game_is_registered() -> None:
-    assert sorted(IDS) == sorted(GAMES)
-    assert set(IDS.values()) == {"parlour/BEOR-v0", "parlour/Death-v0", "parlour/Beggar-v0"}
+    assert sorted(IDS) == sorted(n for n, g in GAMES.items() if g.parts.features is not None)
+    assert {"parlour/BEOR-v0", "parlour/Death-v0", "parlour/Beggar-v0"} <= set(IDS.values())
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)

@@ -14,11 +14,12 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import parlour.adapters.openspiel as pos
-from parlour.adapters.encoding import DECK54, layout_for
+from parlour.adapters.encoding import layout_for
+from parlour.adapters.features import DECK54
 from parlour.cards import Card
 from parlour.errors import InvalidOption
 from parlour.games import GAMES
-from parlour.games.beor.deal import _choose_bases
+from parlour.games.beor.deal import _choose_bases, deal_from_seed, deck_for
 from tests.adapters.cases import CASES, case_id
 
 # A BEOR game played at random runs to hundreds of turns (the heuristic wins in about 45):
@@ -83,13 +84,13 @@ def test_the_deal_is_chance_nodes_of_cards(case: tuple[str, int]) -> None:
 
 def test_beor_chooses_bases_as_the_game_does() -> None:
     """B2 in the chance deal: the same pick as the game's own setup on random turnings."""
-    encoder = layout_for(GAMES["beor"], 2).encoder
+    features = layout_for(GAMES["beor"], 2).features
     rng = random.Random(0)
     cards = [c for c in DECK54 if not c.is_joker]
     for _ in range(300):
         turned: list[Card] = rng.sample(cards, rng.randint(4, 12))
         texts = [str(c) for c in turned]
-        ours = encoder._split(2, texts)  # type: ignore[attr-defined]
+        ours = features._split(2, texts)  # type: ignore[attr-defined]
         for k in range(4, len(turned) + 1):
             pick = _choose_bases(turned[:k])
             if pick is not None:
@@ -98,6 +99,32 @@ def test_beor_chooses_bases_as_the_game_does() -> None:
                 break
         else:
             assert ours is None
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_beor_chance_deal_makes_the_seeded_deal(players: int) -> None:
+    """The cards a seeded deal turned (Jokers included) and then dealt, drawn in that order,
+    make the same deal through the chance deal, and complete it."""
+    layout = layout_for(GAMES["beor"], players)
+    for seed in range(40):
+        made = deal_from_seed(players, random.Random(seed))
+        deck = list(deck_for(players))
+        random.Random(seed).shuffle(deck)  # the first shuffle of deal_from_seed
+        turned: list[Card] = []
+        prefix: list[str] = []
+        while len(turned) < 4 or _choose_bases(turned) is None:
+            card = deck.pop(0)
+            prefix.append(str(card))
+            if not card.is_joker:
+                turned.append(card)
+        hands = [c for i in range(6) for hand in made.hands for c in hand[i : i + 1]]
+        stocks = [
+            c for i in range(max(map(len, made.stocks))) for s in made.stocks for c in s[i : i + 1]
+        ]
+        drawn = prefix + [str(c) for c in hands + stocks]
+        assert layout.deal_outcomes(drawn) == ()
+        assert layout.deal_outcomes(drawn[:-1]) == (drawn[-1],)
+        assert layout.deal(drawn) == made.to_json()
 
 
 def test_beor_restocks_are_chance_nodes() -> None:

@@ -1,12 +1,12 @@
 """Parlour's games inside the research libraries (``pip install 'parlour[rl]'``).
 
 - :mod:`parlour.adapters.pettingzoo`: ``env(game, players)``, PettingZoo AEC environments.
-- :mod:`parlour.adapters.gymnasium`: ``parlour/BEOR-v0``, ``parlour/Death-v0``,
-  ``parlour/Beggar-v0``, one learning seat against Parlour's bots.
-- :mod:`parlour.adapters.openspiel`: ``parlour_beor``, ``parlour_death``, ``parlour_beggar``,
-  OpenSpiel Python games with chance nodes.
+- :mod:`parlour.adapters.gymnasium`: ``parlour/NAME-v0`` (the id a game's features name), one
+  learning seat against Parlour's bots.
+- :mod:`parlour.adapters.openspiel`: ``parlour_NAME``, OpenSpiel Python games with chance nodes.
 
-Observations are built from a seat's View alone (:mod:`parlour.adapters.encoding`), with one
-documented layout per game (:mod:`parlour.adapters.layouts`). This package imports none of the
-three libraries itself, so ``import parlour`` never needs them.
+They serve every registered game whose parts name observation features: the protocol in
+:mod:`parlour.adapters.features`, a module of the game's own package (its ``features`` part).
+Observations are built from a seat's typed View alone. This package imports none of the three
+libraries itself, so ``import parlour`` never needs them.
 """

@@ -1,17 +1,17 @@
 """Parlour's games as Gymnasium environments: one learning seat against Parlour's bots.
 
-Importing this module registers ``parlour/BEOR-v0``, ``parlour/Death-v0`` and
-``parlour/Beggar-v0``::
+Importing this module registers one id for every registered game whose parts name observation
+features: the id those features give (``FEATURES.env_id``, ``"parlour/NAME-v0"``)::
 
     import gymnasium
     import parlour.adapters.gymnasium  # registers the environments
 
-    env = gymnasium.make("parlour/BEOR-v0", players=2, opponents="heuristic")
+    env = gymnasium.make("parlour/NAME-v0", players=2, opponents="heuristic")
 
 Keyword arguments: ``players``; ``opponents``, an agent spec of ``parlour.bots.make_agent``
 (``random``, ``heuristic``, ``ismcts:200`` ...) for every other seat, or a list of one spec per
 other seat; ``seat``, the learning seat (0, Player 1, by default); ``options``, the game's
-options. Observations are the learning seat's layout (:mod:`parlour.adapters.layouts`) as a
+options. Observations are the learning seat's features (the game's, built from its view) as a
 float32 vector; actions are the game's integer action ids; :meth:`ParlourEnv.action_masks`
 gives the legal ones, for maskable algorithms (sb3-contrib's ``MaskablePPO``). The reward is
 the learning seat's return (its win share) when the game ends, 0 before.
@@ -19,8 +19,8 @@ the learning seat's return (its win share) when the game ends, 0 before.
 An action id that is not legal ends the episode with reward -1 and ``info["illegal"]`` naming
 the action and the rule, so that algorithms without masks learn to avoid it; the game itself is
 never changed by it. ``reset(seed=N)`` deals from Parlour seed ``N`` and seeds the bots from it,
-so an episode is reproducible. Beggar-My-Neighbour has no decisions, so it has no bots: every
-other seat simply turns its card, and ``opponents`` is not used.
+so an episode is reproducible. A game without decisions has no bots: every other seat plays its
+one legal action, and ``opponents`` is not used.
 """
 
 from __future__ import annotations
@@ -35,20 +35,32 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from parlour.adapters.encoding import Layout, Observation, action_mask, layout_for
+from parlour.adapters.features import features_of
 from parlour.adapters.pettingzoo import render_table
 from parlour.bots import make_agent
 from parlour.core.game import Agent, State
 from parlour.core.rng import MAX_SEED, check_seed, derive_seed
 from parlour.errors import IllegalAction, InvalidOption, ParlourError
-from parlour.games import find_game
+from parlour.games import GAMES, find_game
 
 __all__ = ["ENV_IDS", "ParlourEnv", "register_envs"]
 
-ENV_IDS: tuple[tuple[str, str], ...] = (
-    ("parlour/BEOR-v0", "beor"),
-    ("parlour/Death-v0", "death"),
-    ("parlour/Beggar-v0", "beggar"),
-)
+
+def _env_ids() -> tuple[tuple[str, str], ...]:
+    """Each registered game with observation features: its Gymnasium id and its name (a game
+    whose features do not load is left out here and names the fault when asked for)."""
+    ids = []
+    for name, game in GAMES.items():
+        if game.parts.features is None:
+            continue
+        try:
+            ids.append((features_of(game).env_id, name))
+        except InvalidOption:
+            continue
+    return tuple(ids)
+
+
+ENV_IDS: tuple[tuple[str, str], ...] = _env_ids()
 """Each registered id and the Parlour game it plays."""
 
 
@@ -59,7 +71,7 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
 
     def __init__(
         self,
-        game: str = "beor",
+        game: str,
         players: int | None = None,
         opponents: str | Sequence[str] = "random",
         seat: int = 0,

@@ -1,35 +1,36 @@
 """Parlour's games as OpenSpiel Python games.
 
-Importing this module registers ``parlour_<name>`` for every Parlour game (``parlour_beor``,
-``parlour_death``, ``parlour_beggar``)::
+Importing this module registers ``parlour_<name>`` for every registered Parlour game; a game
+without observation features (its ``features`` part) is refused, naming it, when loaded::
 
     import pyspiel
     import parlour.adapters.openspiel  # registers the games
 
-    game = pyspiel.load_game("parlour_beor", {"players": 3})
+    game = pyspiel.load_game("parlour_NAME", {"players": 3})
 
 Parameters: ``players`` and the game's options (``parlour games`` lists them): a switch as a
-bool, a number as an int (0 for "none" where the option may be none, such as Beggar-My-
-Neighbour's ``card_limit``), a choice as its text, a list of players as text (``"1,3"``).
+bool, a number as an int (0 for "none" where the option may be none), a choice as its text, a
+list of players as text (``"1,3"``).
 
 - **Chance nodes.** The deal is dealt card by card: each chance outcome is a card (its slot in
   ``deck54()`` order, the two Jokers 52 and 53), each equally likely among the cards the deal
-  may take next, in the game's own dealing order (the layout modules say it); so are BEOR's
-  restocks (B9), dealt again card by card after the action that made them. The deal and the
-  restocks follow exactly the distribution of Parlour's seeded games.
+  may take next, in the game's own dealing order (its features say it); so is any shuffle the
+  rules make during play (``Features.reshuffle``), dealt again card by card after the action
+  that made it. The deal and the shuffles follow exactly the distribution of Parlour's seeded
+  games.
 - **Players' actions** are the game's integer action ids (``Game.action_id``).
 - **Information-state string**: the seat's log, every step as that seat saw it (redacted as
   ``State.log`` redacts it), then its current view as JSON: perfect recall. **Observation
-  string**: the view's JSON. **Tensors** (both): the seat's observation layout
-  (:mod:`parlour.adapters.layouts`); a Parlour view already keeps everything the seat may
-  remember (cards known in hands and stocks, what passes showed), so the information-state
-  tensor is that layout too, not the whole sequence of moves.
+  string**: the view's JSON. **Tensors** (both): the seat's observation features (the game's,
+  built from its view); a Parlour view already keeps everything the seat may remember (cards
+  known in hands, what passes showed), so the information-state tensor is those features
+  too, not the whole sequence of moves.
 - ``resample_from_infostate(player, sampler)`` deals a full state consistent with the player's
   view through the game's ``sample``; other seats' histories in it are unknown, so their
   information states start at the resample.
 - **Serialisation**: OpenSpiel's own (the history of actions and chance outcomes, replayed).
-- Returns are the outcome's returns (a win share of 1 split among the winners; a BEOR draw at
-  the turn limit gives 0 to all), so the games are general-sum with utilities from 0 to 1.
+- Returns are the outcome's returns (a win share of 1 split among the winners; a draw may give
+  0 to all), so the games are general-sum with utilities from 0 to 1.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from parlour.adapters.encoding import CARD_INDEX, DECK54, Layout, Observation, layout_for
+from parlour.adapters.encoding import Layout, layout_for
+from parlour.adapters.features import CARD_INDEX, DECK54, Observation
 from parlour.adapters.spiel_parts import Shared, Trail
 from parlour.core.game import Game, State
 from parlour.core.options import OptionSpec, OptionValue
@@ -51,9 +53,8 @@ from parlour.games import GAMES
 __all__ = ["SHORT_NAMES", "ParlourSpielGame", "ParlourSpielState", "game_type"]
 
 _UNBOUNDED = 100_000
-"""The length OpenSpiel is told for a game whose rules set no bound (Beggar-My-Neighbour without
-a card limit ends only by M6 or a repeat, M10): not a proven bound; the longest games known
-turn some 8,000 cards."""
+"""The length OpenSpiel is told for a game whose rules and options set no bound (a game that
+ends only when a hand runs out or a position repeats): not a proven bound, a generous one."""
 
 
 def _param_default(spec: OptionSpec) -> int | bool | str | None:
@@ -119,17 +120,6 @@ def _settings(game: Game, params: Mapping[str, Any]) -> tuple[int, dict[str, Opt
     return players, game.options(chosen)
 
 
-def _max_length(game: Game, options: Mapping[str, OptionValue]) -> int:
-    """Player actions in one game at most: the game's bound, or its ``max_turns`` /
-    ``card_limit`` option where it has one."""
-    bound = game.info.max_game_length
-    for name in ("max_turns", "card_limit"):
-        value = options.get(name)
-        if isinstance(value, int) and not isinstance(value, bool):
-            bound = value if bound is None else max(bound, value)
-    return _UNBOUNDED if bound is None else bound
-
-
 class ParlourSpielGame(pyspiel.Game):  # type: ignore[misc]
     """A Parlour game as an OpenSpiel game (see the module docstring)."""
 
@@ -141,13 +131,14 @@ class ParlourSpielGame(pyspiel.Game):  # type: ignore[misc]
         players, options = _settings(self.parlour, given)
         self.parlour.new(players, 0, options)  # the game's own checks refuse bad options now
         layout = layout_for(self.parlour, players)
+        bound = layout.max_length(options)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.parlour.info.num_distinct_actions,
             max_chance_outcomes=1 + max(CARD_INDEX[c] for c in layout.deck),
             num_players=players,
             min_utility=0.0,
             max_utility=1.0,
-            max_game_length=_max_length(self.parlour, options),
+            max_game_length=_UNBOUNDED if bound is None else bound,
         )
         super().__init__(kind, info, given)
 
@@ -258,8 +249,7 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         elif self._redeal:
             self._redealt.append(str(DECK54[action]))
             if len(self._redealt) == len(self._redeal):
-                doc = self._layout.encoder.redeal(self._state.to_json(), self._redealt)
-                self._state = self._parlour.state_from_json(doc)
+                self._state = self._layout.redeal(self._state, self._redealt)
                 self._redeal, self._redealt = (), []
         else:
             self._enter(self._state.apply_id(action))
@@ -269,8 +259,7 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         self._state = state
         self._trail.states.append(state)
         if not state.is_over:
-            kinds = [e.kind for e in state.events]
-            self._redeal = self._layout.encoder.reshuffle(kinds, state.to_json)
+            self._redeal = self._layout.reshuffle(state)
             self._redealt = []
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -323,8 +312,8 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
 
 
 class ParlourObserver:
-    """OpenSpiel's Python observer: the layout as the tensor, the view (after the log, for
-    perfect recall) as the string."""
+    """OpenSpiel's Python observer: the observation features as the tensor, the view (after
+    the log, for perfect recall) as the string."""
 
     def __init__(self, layout: Layout, *, perfect_recall: bool) -> None:
         self.tensor: Observation = np.zeros(layout.size, dtype=np.float32)

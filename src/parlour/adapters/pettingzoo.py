@@ -1,9 +1,9 @@
 """Parlour's games as PettingZoo AEC environments.
 
-``env(game="beor", players=2, options=None, render_mode=None)``: agents ``player_0`` ..
+``env(game, players=2, options=None, render_mode=None)``: agents ``player_0`` ..
 ``player_{n-1}`` (seat 0 is Player 1); each observation is ``{"observation": float32 vector,
-"action_mask": int8 vector}`` made from that seat's View alone (layouts in
-:mod:`parlour.adapters.layouts`); actions are the game's integer action ids
+"action_mask": int8 vector}`` made from that seat's View alone (the game's observation
+features, :mod:`parlour.adapters.features`); actions are the game's integer action ids
 (``Game.action_id``); rewards are the outcome's returns (a win share of 1 split among the
 winners), given when the game ends. ``render_mode="ansi"``: :meth:`ParlourAECEnv.render`
 returns the table of the seat to move as text.
@@ -11,8 +11,9 @@ returns the table of the seat to move as text.
 ``reset(seed=N)`` deals the game from Parlour seed ``N`` (the same deal as ``parlour play``
 with that seed); a reset without a seed draws the next seed from the last one given.
 
-Beggar-My-Neighbour has no decisions: each agent's only action is 0 (turn your card). The Game
-of Death's table entries (penalties, G13) are not player actions and never happen here.
+In a game without decisions each agent's only action is its one legal action. Table entries
+(``State.apply_table``: penalties the table enters) are not player actions and never happen
+here.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        game: str = "beor",
+        game: str,
         players: int = 2,
         options: Mapping[str, object] | None = None,
         render_mode: str | None = None,
@@ -172,7 +173,7 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
 
 
 def env(
-    game: str = "beor",
+    game: str,
     players: int = 2,
     options: Mapping[str, object] | None = None,
     render_mode: str | None = None,
@@ -180,6 +181,7 @@ def env(
     """An AEC environment of ``game`` for ``players`` (see the module docstring).
 
     Raises:
-        InvalidOption: an unknown game, a bad player count or option.
+        InvalidOption: an unknown game, a game without observation features, a bad player
+            count or option.
     """
     return ParlourAECEnv(game, players, options, render_mode)

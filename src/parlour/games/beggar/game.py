@@ -41,6 +41,7 @@ class BeggarGame(Game):
     parts: ClassVar[GameParts] = GameParts(
         presenter="parlour.games.beggar.present",
         words="parlour.games.beggar.words",
+        features="parlour.games.beggar.features",
     )
 
     def typed_options(self, given: Mapping[str, object] | None) -> BeggarOptions:

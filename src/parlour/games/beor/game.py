@@ -49,6 +49,7 @@ class BeorGame(Game):
         presenter="parlour.games.beor.present",
         words="parlour.games.beor.words",
         strategy="parlour.games.beor.strategy",
+        features="parlour.games.beor.features",
     )
 
     def typed_options(self, given: Mapping[str, object] | None) -> BeorOptions:

@@ -76,6 +76,7 @@ class DeathGame(Game):
         presenter="parlour.games.death.present",
         words="parlour.games.death.words",
         strategy="parlour.games.death.strategy",
+        features="parlour.games.death.features",
     )
 
     def typed_options(
