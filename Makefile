@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest bench bench-server fuzz clean postgres chromium
+.PHONY: run test lint typecheck pytest bench bench-server fuzz clean postgres chromium docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,7 +44,11 @@ chromium:
 		$$SUDO apt-get update -qq && \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
 
-test: $(DEV_STAMP) postgres chromium
+# The documentation site (docs/, mkdocs.yml) into site/; --strict: a broken link or anchor fails.
+docs: $(DEV_STAMP)
+	$(BIN)/mkdocs build --strict --quiet
+
+test: $(DEV_STAMP) postgres chromium docs
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict
 	$(BIN)/python -m pytest
