@@ -187,7 +187,10 @@ def read_view(obj: object) -> C8View:
         raise InvalidRecord(f"{doc.what}: to_move and hands say differently whether it is over")
     if hands is not None:
         _check_play(doc, result, hands, phase, discard[-1])
-    _once_each([hand or (), discard, *(hands or ())], "Crazy Eights view", every=False)
+        if seat is not None and hand != hands[seat]:
+            raise InvalidRecord(f"{doc.where('hand')} is the seat's hand among the hands shown")
+    held = (hand or (),) if hands is None else hands
+    _once_each([*held, discard], "Crazy Eights view", every=False)
     assert dealer is not None
     return C8View(
         seat=seat, players=players, options=options, dealer=dealer, to_move=to_move,
