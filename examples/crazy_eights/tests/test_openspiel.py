@@ -88,7 +88,9 @@ def test_openspiel_defaults_are_the_games() -> None:
     defaults = {spec.name: spec.default for spec in GAME.info.options}
     assert defaults == {k: params[k] for k in ("max_draw_cards", "max_turns")}
     assert params["use_special_cards"] is False and params["reshuffle"] is False
-    assert GAME.info.num_distinct_actions == pyspiel.load_game("crazy_eights").num_distinct_actions()
+    assert (
+        GAME.info.num_distinct_actions == pyspiel.load_game("crazy_eights").num_distinct_actions()
+    )
 
 
 def test_the_codec_names_actions_as_openspiel_does() -> None:

@@ -69,7 +69,9 @@ class CrazyEightsGame(Game):
         players = self.check_players(players)
         seed = check_seed(seed)
         typed = self.typed_options(options)
-        dealt = deal_from_seed(players, make_rng(seed)) if deal is None else parse_deal(deal, players)
+        dealt = (
+            deal_from_seed(players, make_rng(seed)) if deal is None else parse_deal(deal, players)
+        )
         return C8State._start(dealt, typed)
 
     def sample(self, view: View, rng: random.Random) -> C8State:

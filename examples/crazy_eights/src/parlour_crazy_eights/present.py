@@ -58,9 +58,7 @@ class CrazyEightsPresenter(Presenter):
         suit = SUIT_NAMES[view.suit]
         pile.append("   ")
         pile.append(say("ui.to_follow", symbol=view.suit.symbol, suit=say(f"ui.suit.{suit}")))
-        stock = (
-            say("ui.stock", count=view.stock_size) if view.stock_size else say("ui.stock_empty")
-        )
+        stock = say("ui.stock", count=view.stock_size) if view.stock_size else say("ui.stock_empty")
         parts: list[Block] = [head, pile, Styled(stock, style="dim"), self._seats(view, labels)]
         if view.hand is not None and view.hands is None:
             playable = frozenset(a.card for a in legal if isinstance(a, Play))

@@ -96,7 +96,7 @@ class _Doc:
         return tuple(sort_hand(self.cards(name, v, f" seat {s}")) for s, v in enumerate(value))
 
     def suit(self) -> Suit:
-        return _SUITS[self.choice("suit", tuple(_SUITS))]  # type: ignore[no-any-return]
+        return _SUITS[self.choice("suit", tuple(_SUITS))]
 
     def turned(self) -> tuple[Card, ...]:
         turned = self.cards("turned")
@@ -216,7 +216,7 @@ def parse_deal(obj: object, players: int) -> Deal:
         raise InvalidRecord(f"{doc.where('hands')}: {hand_size(players)} cards each")
     raw = doc.get("starter")
     if not isinstance(raw, str):
-        raise InvalidRecord(f"{doc.where('starter')} must be a card like \"7H\"")
+        raise InvalidRecord(f'{doc.where("starter")} must be a card like "7H"')
     (starter,) = doc.cards("starter", [raw])
     stock, turned = doc.cards("stock"), doc.turned()
     _once_each([*hands, (starter,), stock], "Crazy Eights deal", every=True)

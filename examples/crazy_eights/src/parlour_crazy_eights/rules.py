@@ -310,7 +310,13 @@ class C8State(State):
     def _apply(self, action: Action) -> Self:
         seat, n, opts = self._to_move, self.players, self._options
         hands, stock, discard = self._hands, self._stock, self._discard
-        suit, phase, draws, passes, plays = self._suit, "play", self._draws, self._passes, self._plays
+        suit, phase, draws, passes, plays = (
+            self._suit,
+            "play",
+            self._draws,
+            self._passes,
+            self._plays,
+        )
         to_move, result = seat, None
         events: list[C8Event] = []
         if isinstance(action, Nominate):

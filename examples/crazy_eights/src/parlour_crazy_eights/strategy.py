@@ -17,7 +17,7 @@ from parlour.cards import Rank
 from parlour.core.game import Action, State, View
 from parlour.core.strategy import SearchSetting, Strategy
 from parlour_crazy_eights.deal import penalty, penalty_of
-from parlour_crazy_eights.notation import SUITS, Draw, Nominate, Pass, Play
+from parlour_crazy_eights.notation import Draw, Nominate, Pass, Play, card_id
 from parlour_crazy_eights.rules import C8State
 from parlour_crazy_eights.view import C8View
 
@@ -44,7 +44,7 @@ class Heuristic:
         plays = [a for a in legal_actions if isinstance(a, Play)]
         plain = [a for a in plays if a.card.rank is not Rank.EIGHT]
         if plain:
-            return max(plain, key=lambda a: (penalty(a.card), -SUITS.index(a.card.suit)))  # type: ignore[arg-type]
+            return max(plain, key=lambda a: (penalty(a.card), -card_id(a.card)))
         if Draw() in legal_actions:
             return Draw()
         if plays:
