@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from parlour.core.jsontext import parse_json
 from parlour.errors import InvalidRecord
 from parlour.games import GAMES, replay_json
-from parlour.lab.beggar_search import SearchState, new_search, search_step
+from parlour.games.beggar.lab.search import SearchState, new_search, search_step
 from tests.fuzz.harness import assert_clean, count, hostile_json, refusal, run_main, to_text
 
 

@@ -1,11 +1,12 @@
-"""The lab's metrics (``lab/metrics.py``): the list of metrics the README documents, the figures
-every game's rows carry, the leader, and ``aggregate`` on a handful of rows whose estimates are
-worked out here by hand (Wilson's formula, Student's t from the tables, Kaplan-Meier, Pearson's
-chi-square). The games' own figures: ``test_metrics_beor.py``, ``test_metrics_death.py``,
-``test_metrics_beggar.py``."""
+"""The lab's metrics (``lab/metrics.py``): the generic metrics and each game's (its ``FIGURES``,
+``lab/figures.py``), the figures every game's rows carry, a game without figures, the leader,
+and ``aggregate`` on a handful of rows whose estimates are worked out here by hand (Wilson's
+formula, Student's t from the tables, Kaplan-Meier, Pearson's chi-square). The games' own
+figures: ``test_metrics_beor.py``, ``test_metrics_death.py``, ``test_metrics_beggar.py``."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -16,7 +17,15 @@ import pytest
 
 from parlour.errors import InvalidOption
 from parlour.games import GAMES, find_game
-from parlour.lab.metrics import METRICS, MetricSpec, aggregate, game_figures, leader, specs_for
+from parlour.lab.metrics import (
+    METRICS,
+    MetricSpec,
+    aggregate,
+    game_figures,
+    leader,
+    leaders,
+    specs_for,
+)
 
 T975 = {2: 4.302652730, 3: 3.182446305}
 """Student's t, 0.975 quantile, by degrees of freedom (from the tables)."""
@@ -75,16 +84,18 @@ class TestMetricList:
 
     def test_each_game_has_each_name_once_with_unit_doc_and_a_known_aggregation(self) -> None:
         for game in GAMES:
-            names = [spec.name for spec in specs_for(game)]
+            specs = specs_for(game)
+            names = [spec.name for spec in specs]
             assert len(names) == len(set(names)), game
-        for spec in METRICS:
-            assert re.fullmatch(r"[a-z][a-z0-9_]*", spec.name)
-            assert spec.unit and set(spec.games) <= set(GAMES)
-            assert spec.doc.endswith(".") and spec.doc.count(". ") == 0, spec.doc
-            assert spec.aggregation in ("rate", "mean", "summary")
+            assert names[: len(METRICS)] == [spec.name for spec in METRICS], game
+            for spec in specs:
+                assert re.fullmatch(r"[a-z][a-z0-9_]*", spec.name)
+                assert spec.unit
+                assert spec.doc.endswith(".") and spec.doc.count(". ") == 0, spec.doc
+                assert spec.aggregation in ("rate", "mean", "summary")
 
     def test_units_and_seats(self) -> None:
-        by_name = {(s.name, g): s for s in METRICS for g in s.games}
+        by_name = {(s.name, g): s for g in GAMES for s in specs_for(g)}
         assert by_name["seat_win_rate", "death"].per_seat
         assert by_name["drinks_taken", "death"].per_seat
         assert by_name["drinks_taken", "death"].unit == "drinks"
@@ -92,10 +103,17 @@ class TestMetricList:
         assert by_name["length", "beor"].unit == "actions"
         assert by_name["stuck_loss_rate", "beor"].aggregation == "rate"
         assert not by_name["restocks", "beor"].per_seat
+        assert ("restocks", "death") not in by_name
+
+    def test_the_generic_metrics_name_no_game(self) -> None:
+        for spec in METRICS:
+            text = f"{spec.name} {spec.unit} {spec.doc}".lower()
+            for game in GAMES.values():
+                assert game.name not in text and game.title.lower() not in text, spec
 
     def test_an_unknown_aggregation_is_refused(self) -> None:
         with pytest.raises(ValueError, match="aggregation"):
-            MetricSpec("x", "per game", ("beor",), False, "median", "X.")
+            MetricSpec("x", "per game", "median", "X.")
 
     def test_aliases_find_the_metrics(self) -> None:
         assert specs_for("game-of-death") == specs_for("death")
@@ -225,3 +243,64 @@ class TestAggregate:
         assert {spec.name for spec in specs_for("beor")} - set(found) <= {"decided_at"}
         ended = [row["ended"] for row in rows]
         assert ("survival" in found["length"]) == (not all(ended))
+
+
+class TestAGameWithoutFigures:
+    """A game whose parts name no figures still gets the generic statistics: its rows have the
+    generic figures (no standings, so no lead figures) and its metrics are the generic ones."""
+
+    @pytest.fixture
+    def bare(self, monkeypatch: pytest.MonkeyPatch) -> str:
+        game = find_game("beor")
+        monkeypatch.setattr(type(game), "parts", dataclasses.replace(game.parts, figures=None))
+        return game.name
+
+    def test_its_rows_hold_the_generic_figures(self, bare: str) -> None:
+        row = game_figures(random_game(bare, 3, 4, {"max_turns": 30}))
+        assert set(row) == {
+            "game", "players", "result", "winners", "win_shares", "length", "lead_changes",
+            "decided_at", "ended",
+        }  # fmt: skip
+        assert row["lead_changes"] is None and row["decided_at"] is None
+        assert row["ended"] is True and row["game"] == bare
+        with pytest.raises(ValueError, match="no standings"):
+            leaders(random_game(bare, 2, 4, {"max_turns": 30}))
+
+    def test_its_metrics_are_the_generic_ones(self, bare: str) -> None:
+        assert specs_for(bare) == METRICS
+        rows = [game_figures(random_game(bare, 2, s, {"max_turns": 30})) for s in range(5)]
+        found = aggregate(bare, 2, rows)
+        assert set(found) == {"seat_win_rate", "length", "seat_balance"}
+        assert found["length"]["unit"] == "actions" and found["length"]["games"] == 5
+
+    def test_its_lab_run_plays_through_the_agents(self, bare: str, tmp_path: Any) -> None:
+        from parlour.lab.run import RunSpec, run
+
+        rows = run(RunSpec(bare, 2, ("random",), 3, 7, {"max_turns": 30}), tmp_path / "r.db")
+        assert [r["index"] for r in rows] == [0, 1, 2]
+        assert all(r["record"] and "stuck" not in r["figures"] for r in rows)
+
+
+class TestAGameWithFigures:
+    def test_a_game_metric_named_like_a_generic_one_takes_its_place(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from parlour.lab import figures
+
+        own = MetricSpec("length", "turns", "summary", "Turns.")
+        extra = MetricSpec("extra", "per game", "mean", "Extra.")
+        monkeypatch.setattr(
+            figures, "load_part", lambda parts, part: figures.GameFigures(metrics=(extra, own))
+        )
+        specs = specs_for("beor")
+        assert [s.name for s in specs] == [*(s.name for s in METRICS), "extra"]
+        assert specs[1] is own
+
+    def test_figures_that_are_not_game_figures_are_refused(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from parlour.lab import figures
+
+        monkeypatch.setattr(figures, "load_part", lambda parts, part: {"metrics": ()})
+        with pytest.raises(TypeError, match="not a GameFigures"):
+            specs_for("beor")

@@ -1,4 +1,4 @@
-"""Beggar-My-Neighbour's figures (``lab/metrics_beggar.py``): games of the rules engine with the
+"""Beggar-My-Neighbour's figures (``games/beggar/figures.py``): games of the rules engine with the
 lead worked out trick by trick, the worked examples of the rulings, the known never-ending deal
 (M10), the card limit (M11), and the same figures from the compiled kernel."""
 
@@ -11,7 +11,8 @@ import pytest
 from parlour.core.game import State
 from parlour.games import find_game
 from parlour.games.beggar.fast import encode_deals, play_deals
-from parlour.lab.metrics import aggregate, beggar_figures, game_figures, leaders
+from parlour.games.beggar.figures import beggar_figures
+from parlour.lab.metrics import aggregate, game_figures, leaders
 
 GAME = find_game("beggar")
 

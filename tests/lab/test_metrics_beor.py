@@ -1,4 +1,4 @@
-"""BEOR's figures (``lab/metrics_beor.py``) on deals played by hand: a stuck loss (B8), a
+"""BEOR's figures (``games/beor/figures.py``) on deals played by hand: a stuck loss (B8), a
 natural win (B5), and a turn-cap draw on the turn of a restock (B9, B10)."""
 
 from __future__ import annotations

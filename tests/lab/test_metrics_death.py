@@ -1,4 +1,4 @@
-"""The Game of Death's figures (``lab/metrics_death.py``): a 10-player deal played by hand with
+"""The Game of Death's figures (``games/death/figures.py``): a 10-player deal played by hand with
 every drink counted here, the 52 black face card drinks of every deal (G5, G11) over random
 playouts of 2 to 10 players, and a corrupted count refused."""
 
@@ -13,7 +13,7 @@ from parlour.core.game import State
 from parlour.games import find_game
 from parlour.games.death import notation
 from parlour.lab.metrics import game_figures, leaders
-from parlour.lab.metrics_death import BLACK_FACE_TOTAL, check_black_face
+from parlour.games.death.figures import BLACK_FACE_TOTAL, check_black_face
 
 GAME = find_game("death")
 

@@ -2,8 +2,9 @@
 
 Every command has ``--json`` for machines. Bad input ends with one line on standard error naming
 the problem and exit status 2, never a traceback. One module a group of commands: ``general``
-(games, replay, arena, schema), ``play``, ``beggar``, ``lab``, ``serve``, ``verify``; ``common``
-holds what they share.
+(games, replay, arena, schema), ``play``, ``lab``, ``serve``, ``verify``; ``common`` holds what
+they share. A game with commands of its own adds ``parlour GAME ...`` through its parts
+(:mod:`parlour.cli.commands`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from parlour.cli import beggar, general, lab, play, serve, verify
+from parlour.cli import general, lab, play, serve, verify
+from parlour.cli.commands import add_game_commands
 from parlour.cli.common import CommandError, Parser, one_line, write_crash_report
 from parlour.errors import ParlourError
 from parlour.games import GAMES
@@ -38,7 +40,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     general.register(sub, formatter)
     play.register(sub, formatter)
-    beggar.register(sub, formatter)
+    add_game_commands(sub, formatter)
     lab.register(sub, formatter)
     serve.register(sub, formatter)
     verify.register(sub, formatter)
@@ -82,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = _build_parser()
         args = parser.parse_args(_protect_deals(sys.argv[1:] if argv is None else argv))
         func: Callable[[argparse.Namespace], int] = args.func
-        # A command group (``parlour beggar``) keeps its subcommand in ``subcommand``.
+        # A command group (``parlour lab``, a game's own) keeps its subcommand in ``subcommand``.
         prog = " ".join(
             ["parlour", args.command, *filter(None, [getattr(args, "subcommand", None)])]
         )

@@ -34,7 +34,7 @@ T = TypeVar("T")
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with a one-line error (``parlour beggar play: error: ...``) and exit status 2."""
+    """argparse with a one-line error (``parlour lab run: error: ...``) and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
         # One line whatever the arguments quoted (a word may hold a newline or a separator).
@@ -155,12 +155,11 @@ def progress_bar(label: str) -> Progress:
 
 
 def options_of(args: argparse.Namespace) -> dict[str, str]:
-    """Game options from ``--options K=V ...`` and the dedicated flags (which win)."""
+    """Game options from ``--options K=V ...`` and the options' own flags (which win:
+    :func:`add_option_flags`)."""
     given = parse_option_pairs(getattr(args, "options", None))
-    for name in ("unpaid_penalty", "card_limit"):
-        value = getattr(args, name, None)
-        if value is not None:
-            given[name] = str(value)
+    flags: dict[str, str] = getattr(args, "option_flags", None) or {}
+    given.update(flags)
     return given
 
 
@@ -307,19 +306,49 @@ class StoreOnce(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
-def add_beggar_options(p: argparse.ArgumentParser, *, which: str = "") -> None:
-    """Beggar-My-Neighbour's option flags; ``which`` prefixes their help (``beggar, ``)."""
-    p.add_argument(
-        "--unpaid-penalty",
-        dest="unpaid_penalty",
-        choices=("capture", "next_player"),
-        help=f"{which}M4: when a payer runs out mid-payment (default capture)",
-    )
-    p.add_argument(
-        "--card-limit",
-        dest="card_limit",
-        type=pos_int,
-        metavar="N",
-        help=f"{which}M11: stop after N cards; most cards held wins",
-    )
+class _OptionFlagAction(argparse.Action):
+    """Keeps a game option's own flag in ``option_flags`` (option name to text), which
+    :func:`options_of` reads."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        given = dict(getattr(namespace, "option_flags", None) or {})
+        given[self.dest] = str(values)
+        namespace.option_flags = given
+
+
+def add_option_flags(p: argparse.ArgumentParser, game: Game | None = None) -> None:
+    """``--options NAME=VALUE ...`` and the option flags of ``game``'s commands
+    (:class:`parlour.cli.commands.OptionFlag`), or, with no game, of every registered game's,
+    each flag's help then starting with the games that have it (``NAME, ``)."""
+    from parlour.cli.commands import OptionFlag, commands_for
+    from parlour.games import GAMES
+
+    found: dict[str, tuple[OptionFlag, Game, list[str]]] = {}
+    for each in (game,) if game is not None else tuple(GAMES.values()):
+        commands = commands_for(each)
+        for flag in commands.option_flags if commands is not None else ():
+            found.setdefault(flag.option, (flag, each, []))[2].append(each.name)
+    for flag, owner, names in found.values():
+        which = "" if game is not None else ", ".join(names) + ", "
+        spec = next((s for s in owner.info.options if s.name == flag.option), None)
+        kind: dict[str, object] = {}
+        if spec is not None and spec.kind == "choice":
+            kind["choices"] = spec.choices
+        elif spec is not None and spec.kind == "int":
+            kind["type"] = pos_int if (spec.minimum or 0) >= 1 else nonneg_int
+        p.add_argument(
+            flag.flag,
+            dest=flag.option,
+            action=_OptionFlagAction,
+            default=argparse.SUPPRESS,
+            metavar=flag.metavar,
+            help=which + flag.help,
+            **kind,  # type: ignore[arg-type]
+        )
     p.add_argument("--options", nargs="+", metavar="NAME=VALUE", help="game options")

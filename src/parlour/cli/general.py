@@ -235,6 +235,10 @@ def register(
     p.set_defaults(func=_cmd_replay)
 
     names = schema_names(tuple(GAMES.values()))
+    aliased = next((g for g in GAMES.values() if g.info.aliases), None)
+    example = (
+        f": {aliased.info.aliases[0]}-view is {aliased.name}-view" if aliased is not None else ""
+    )
     p = sub.add_parser(
         "schema",
         help="print the JSON Schema of a document Parlour reads or writes",
@@ -242,8 +246,8 @@ def register(
             "Print one of the JSON Schemas (draft 2020-12) that ship with Parlour: records, "
             "replay output and log entries, and each game's state, view and action "
             "(<game>-state, <game>-view, <game>-action; an action's integer form is its "
-            "$defs/id). A game's other names work too: game-of-death-view is death-view. With "
-            "no NAME, list the schemas.",
+            f"$defs/id). A game's other names work too{example}. With no NAME, list the "
+            "schemas.",
             78,
         ),
         formatter_class=formatter,

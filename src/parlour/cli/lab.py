@@ -340,8 +340,8 @@ def register(sub: Any, formatter: type[argparse.HelpFormatter]) -> None:
         help="rule variants on the same deals: what changed, with what confidence",
         description="Play the same deals under the default options and under each variant "
         "(common random numbers) and give each metric's paired difference with its 95% "
-        "interval and a verdict. Example: parlour lab compare beor --players 4 --agents "
-        "heuristic --variant plain:natural_win=false --games 2000 --seed 1",
+        "interval and a verdict. Example: parlour lab compare GAME --players 4 --agents "
+        "heuristic --variant plain:OPTION=VALUE --games 2000 --seed 1",
         formatter_class=formatter,
     )
     common(p)

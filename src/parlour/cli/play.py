@@ -13,7 +13,7 @@ from parlour.cli.common import (
     RULINGS_LINE,
     CommandError,
     Parser,
-    add_beggar_options,
+    add_option_flags,
     fresh_seed,
     nonneg_int,
     options_epilog,
@@ -264,5 +264,5 @@ def register(
         metavar="N",
         help=_matches(),
     )
-    add_beggar_options(p, which="beggar, ")
+    add_option_flags(p)
     p.set_defaults(func=_cmd_play)

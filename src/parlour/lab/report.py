@@ -106,9 +106,14 @@ def _shown(entry: Any) -> bool:
 def _lengths_plot(runs: Sequence[ReportRun]) -> str:
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
+    units = []
     for k, run in enumerate(runs):
         ax.hist(run.lengths, bins=40, alpha=0.55, label=run.name, color=COLOURS[k % 6])
-    ax.set_xlabel("game length (actions; cards for Beggar-My-Neighbour)")
+        length = run.metrics.get("length")
+        unit = str(length.get("unit", "")) if isinstance(length, dict) else ""
+        if unit and unit not in units:
+            units.append(unit)
+    ax.set_xlabel(f"game length ({', '.join(units) or 'actions'})")
     ax.set_ylabel("games")
     ax.set_title("Game length")
     if len(runs) > 1:

@@ -40,13 +40,13 @@ BACKENDS = ("local", "dask")
 def play_batch(spec_json: str, indices: Sequence[int]) -> list[tuple[int, str]]:
     """Play games ``indices`` of the run (a top-level function: worker processes and Dask
     workers call it); each game's row as JSON: who sat where, its figures and its record."""
+    from parlour.lab.figures import figures_for
     from parlour.lab.metrics import game_figures
 
     spec = RunSpec.from_json(json.loads(spec_json))
-    if not find_game(spec.game).info.decisions:  # Beggar-My-Neighbour: on the compiled kernel
-        from parlour.lab.beggar_lab import kernel_rows
-
-        found = kernel_rows(spec.players, spec.seed, spec.options, indices)
+    own = figures_for(find_game(spec.game)).play_batch
+    if own is not None:  # a game that plays its games itself (a compiled kernel)
+        found = own(spec.players, spec.seed, spec.options, indices)
         return [(int(str(r["index"])), json.dumps(r, separators=(",", ":"))) for r in found]
     rows = []
     for i in indices:

@@ -1,5 +1,5 @@
-"""Long-game search and kernel statistics: the library (``lab/beggar_search.py``,
-``lab/beggar_stats.py``) and the ``parlour beggar search`` / ``stats`` commands."""
+"""Long-game search and kernel statistics: the library (``games/beggar/lab/search.py``,
+``games/beggar/lab/stats.py``) and the ``parlour beggar search`` / ``stats`` commands."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from parlour.cli import main
 from parlour.errors import InvalidOption
 from parlour.games.beggar import play_deal
 from parlour.games.beggar.fast import play_random
-from parlour.lab.beggar_search import SearchState, new_search, search_step
-from parlour.lab.beggar_stats import run_fast_stats, run_stats
+from parlour.games.beggar.lab.search import SearchState, new_search, search_step
+from parlour.games.beggar.lab.stats import run_fast_stats, run_stats
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -1,4 +1,4 @@
-"""The long-game search on Dask (``lab/beggar_search_dask.py``, ``parlour beggar search
+"""The long-game search on Dask (``games/beggar/lab/search_dask.py``, ``parlour beggar search
 --backend dask``): for the same seed and deals, every strategy finds the same games, and leaves
 the same search, on threads and on a real Dask LocalCluster, with 1 or 2 workers; a search
 saved on one backend goes on on the other; bad input gets one line and exit status 2."""
@@ -15,10 +15,16 @@ from typing import Any
 import pytest
 
 from parlour.games.beggar.fast import play_random
-from parlour.lab import beggar_search_dask
-from parlour.lab.beggar_search import Backend, SearchState, longest, new_search, search_step
-from parlour.lab.beggar_search_dask import DaskBackend, dask_backend
-from tests.lab.test_beggar_search import one_line_error, run
+from parlour.games.beggar.lab import search_dask as beggar_search_dask
+from parlour.games.beggar.lab.search import (
+    Backend,
+    SearchState,
+    longest,
+    new_search,
+    search_step,
+)
+from parlour.games.beggar.lab.search_dask import DaskBackend, dask_backend
+from tests.games.beggar.test_search import one_line_error, run
 
 # (strategy, players, options): the card limit makes many games of 400 cards, so that the
 # longest of each range tie with those of the next, and the merge must break ties as threads do.

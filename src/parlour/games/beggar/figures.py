@@ -1,6 +1,12 @@
-"""Beggar-My-Neighbour's figures: of one finished game of the rules engine, from its public log,
-and of many deals played by the compiled kernel (:mod:`parlour.games.beggar.fast`), from its
-results.
+"""Beggar-My-Neighbour's lab figures (its ``FIGURES``, :mod:`parlour.lab.figures`): its own
+metrics, and its figures of one finished game of the rules engine, from its public log, and of
+many deals played by the compiled kernel (:mod:`parlour.games.beggar.fast`), from its results.
+
+The game has no decisions, so ``parlour lab run`` plays its deals on the kernel rather than
+through agents (:func:`kernel_rows`): game ``i`` of a run is deal ``i`` of the seed's stream
+(:func:`~parlour.games.beggar.fast.random_deals`), so a game's figures depend only on the seed
+and ``i``, whatever the batch or the worker. The kernel keeps no history, so its deals have no
+lead figures.
 
 The standing of a step is the cards each player holds at the last trick boundary (the deal, or
 the last capture, M2; and the game's last step). Cards turned onto the pile mid-trick belong to
@@ -10,12 +16,16 @@ turned, which is no lead at all. The leader is the player holding most cards, al
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from parlour.core.game import JSON, LogEntry, State
+from parlour.games.beggar.game import GAME
+from parlour.lab.figures import GameFigures, MetricSpec
 
-__all__ = ["KernelResults", "beggar_figures", "beggar_reading"]
+__all__ = ["FIGURES", "KernelResults", "beggar_figures", "beggar_reading", "kernel_rows"]
+
+GAMES_DONE = "share of games"
 
 
 class KernelResults(Protocol):
@@ -79,7 +89,8 @@ def beggar_reading(
 
 
 def beggar_figures(results: KernelResults, players: int) -> list[dict[str, JSON]]:
-    """One row of figures a deal played by the compiled kernel, as :func:`game_figures` gives
+    """One row of figures a deal played by the compiled kernel, as
+    :func:`parlour.lab.metrics.game_figures` gives
     them for a game of the rules engine: ``winners``, ``win_shares``, ``length`` (cards, M8;
     for a loop, the cards when the repeat was seen, M10), ``cards``, ``tricks``, ``loop``,
     ``card_limit`` and ``ended``. The kernel keeps no history, so ``lead_changes`` and
@@ -98,7 +109,7 @@ def beggar_figures(results: KernelResults, players: int) -> list[dict[str, JSON]
         cards, tricks = int(summary["cards"]), int(summary["tricks"])
         rows.append(
             {
-                "game": "beggar",
+                "game": GAME.info.name,
                 "players": players,
                 "result": result,
                 "winners": winners,
@@ -110,3 +121,57 @@ def beggar_figures(results: KernelResults, players: int) -> list[dict[str, JSON]
             }
         )
     return rows
+
+
+def _runs(indices: Sequence[int]) -> list[tuple[int, int]]:
+    """``indices`` as (start, count) runs of consecutive numbers."""
+    out: list[tuple[int, int]] = []
+    for i in sorted(indices):
+        if out and out[-1][0] + out[-1][1] == i:
+            out[-1] = (out[-1][0], out[-1][1] + 1)
+        else:
+            out.append((i, 1))
+    return out
+
+
+def kernel_rows(
+    players: int, seed: int, options: Mapping[str, object], indices: Sequence[int]
+) -> list[dict[str, JSON]]:
+    """Each deal's row of a lab run: its index, the deal in notation (M9: replay it with
+    ``parlour beggar play --deal``) and its figures (:func:`beggar_figures`)."""
+    # Imported here: the kernel (numba) loads only when deals are played.
+    from parlour.games.beggar.fast import play_deals, random_deals
+
+    rows: list[dict[str, JSON]] = []
+    for start, count in _runs(indices):
+        deals = random_deals(players, count, seed, start=start)
+        figures = beggar_figures(play_deals(deals, dict(options)), players)
+        for k, found in enumerate(figures):
+            rows.append({"index": start + k, "plan": [], "deal": deals.deal(k), "figures": found})
+    return rows
+
+
+FIGURES = GameFigures(
+    metrics=(
+        MetricSpec(
+            "length", "cards", "summary",
+            "Cards played (M8), a never-ending game up to where its repeat was seen (M10), with "
+            "percentiles, and a survival curve when loops or the card limit (M11) stopped games.",
+        ),
+        MetricSpec("tricks", "tricks", "mean", "Piles taken in a game, the last one too (M8)."),
+        MetricSpec(
+            "loop_rate", GAMES_DONE, "rate",
+            "The share of deals that never end, found by a repeated position (M10).",
+            figure="loop",
+        ),
+        MetricSpec(
+            "card_limit_rate", GAMES_DONE, "rate",
+            "The share of games stopped by option card_limit (M11).",
+            figure="card_limit",
+        ),
+    ),
+    read=beggar_reading,
+    play_batch=kernel_rows,
+)  # fmt: skip
+"""Beggar-My-Neighbour's metrics on top of the lab's generic ones (its length in cards); the
+leader holds the most cards at a trick boundary."""

@@ -42,6 +42,8 @@ class BeggarGame(Game):
         presenter="parlour.games.beggar.present",
         words="parlour.games.beggar.words",
         features="parlour.games.beggar.features",
+        figures="parlour.games.beggar.figures",
+        commands="parlour.games.beggar.cli",
     )
 
     def typed_options(self, given: Mapping[str, object] | None) -> BeggarOptions:

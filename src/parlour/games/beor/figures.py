@@ -1,4 +1,5 @@
-"""BEOR's figures of one finished game, from its public log, and each step's standing.
+"""BEOR's lab figures (its ``FIGURES``, :mod:`parlour.lab.figures`): its own metrics, and its
+reading of one finished game, from its public log, with each step's standing.
 
 BEOR keeps no score, so the standing of a step is the game's own search evaluation of that
 full position (``game.strategy.evaluate``, :mod:`parlour.games.beor.strategy`): each seat's
@@ -14,8 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from parlour.core.game import JSON, LogEntry, State
+from parlour.lab.figures import GameFigures, MetricSpec
 
-__all__ = ["beor_reading"]
+__all__ = ["FIGURES", "beor_reading"]
+
+GAMES_DONE = "share of games"
 
 
 def beor_reading(
@@ -55,3 +59,37 @@ def beor_reading(
         "turn_cap_draw": draw,
     }
     return figures, standings
+
+
+FIGURES = GameFigures(
+    metrics=(
+        MetricSpec(
+            "length", "actions", "summary",
+            "Player actions from the deal to the end (turns), with percentiles, and a survival "
+            "curve when the turn limit stopped games (B10).",
+        ),
+        MetricSpec(
+            "stuck_loss_rate", GAMES_DONE, "rate",
+            "The share of games in which a player lost for having no legal play at the start of "
+            "his turn (B8).",
+            figure="stuck",
+        ),
+        MetricSpec(
+            "restocks", "per game", "mean",
+            "Restocks of the four stocks from the bases and scrap pile in a game (B9).",
+        ),
+        MetricSpec(
+            "natural_win_rate", GAMES_DONE, "rate",
+            "The share of games won at the deal by a hand dealt as two groups (B5).",
+            figure="natural_win",
+        ),
+        MetricSpec(
+            "turn_cap_draw_rate", GAMES_DONE, "rate",
+            "The share of games drawn at the turn limit, option max_turns (B10).",
+            figure="turn_cap_draw",
+        ),
+    ),
+    read=beor_reading,
+)  # fmt: skip
+"""BEOR's metrics on top of the lab's generic ones; the leader is the hand closest to two
+groups."""

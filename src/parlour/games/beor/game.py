@@ -50,6 +50,7 @@ class BeorGame(Game):
         words="parlour.games.beor.words",
         strategy="parlour.games.beor.strategy",
         features="parlour.games.beor.features",
+        figures="parlour.games.beor.figures",
     )
 
     def typed_options(self, given: Mapping[str, object] | None) -> BeorOptions:

@@ -1,5 +1,7 @@
-"""The Game of Death's figures of one finished game, read from its public log (every event of
-the game is public: RULINGS "Public information").
+"""The Game of Death's lab figures (its ``FIGURES``, :mod:`parlour.lab.figures`): its own
+metrics, and its reading of one finished game, from its public log (every event of the game is
+public: RULINGS "Public information"); the leader of a step has taken the fewest drinks so far
+(G12: fewest drinks wins).
 
 Drinks are counted from the events: ``drank`` (a pass G2, a broken suit G4, going down G3, a
 red face card's take G5), ``gave`` (a black face card's give, to its target, G5), ``social``
@@ -15,10 +17,12 @@ import json
 from collections.abc import Sequence
 
 from parlour.core.game import JSON, LogEntry, State
+from parlour.lab.figures import GameFigures, MetricSpec
 
 __all__ = [
     "BLACK_FACE",
     "BLACK_FACE_TOTAL",
+    "FIGURES",
     "check_black_face",
     "deal_text",
     "death_reading",
@@ -122,3 +126,43 @@ def death_reading(
         "black_face_drinks": black,
     }
     return figures, standings
+
+
+FIGURES = GameFigures(
+    metrics=(
+        MetricSpec(
+            "length", "actions", "summary",
+            "Player actions from the deal to the end (throws, passes and gives), with "
+            "percentiles.",
+        ),
+        MetricSpec(
+            "drinks_taken", "drinks", "mean",
+            "Drinks each seat took in a game, points for a sober player (G12, G14).",
+            per_seat=True,
+        ),
+        MetricSpec(
+            "drinks_spread", "drinks", "mean",
+            "The most drinks any player took in a game minus the fewest (G12).",
+        ),
+        MetricSpec("passes", "per game", "mean", "Passes in a game, a drink each (G2)."),
+        MetricSpec(
+            "socials", "per game", "mean",
+            "Socials in a game: four cards of one rank in a row, everyone drinks (G7).",
+        ),
+        MetricSpec(
+            "ace_sweeps", "per game", "mean", "Aces thrown in a game, each sweeping the pile (G8)."
+        ),
+        MetricSpec(
+            "first_out_at", "actions", "mean",
+            "Player actions up to the throw of the first player's last card, after which the "
+            "game ends when his turn comes back (G10).",
+        ),
+        MetricSpec(
+            "black_face_drinks", "drinks", "mean",
+            "Drinks the black face cards gave (G5) or cost their holders at the end (G11) in a "
+            "deal: exactly 52, checked in every game.",
+        ),
+    ),
+    read=death_reading,
+)  # fmt: skip
+"""The Game of Death's metrics on top of the lab's generic ones."""

@@ -77,6 +77,7 @@ class DeathGame(Game):
         words="parlour.games.death.words",
         strategy="parlour.games.death.strategy",
         features="parlour.games.death.features",
+        figures="parlour.games.death.figures",
     )
 
     def typed_options(

@@ -1,5 +1,6 @@
-"""``parlour beggar play`` and ``parlour beggar stats``, and the parsers of the ``beggar``
-group (``parlour beggar search`` runs in :mod:`parlour.cli.beggar_search`)."""
+"""``parlour beggar play`` and ``parlour beggar stats`` (their parsers are in
+:mod:`parlour.games.beggar.cli`; ``parlour beggar search`` runs in
+:mod:`parlour.games.beggar.cli.search`)."""
 
 from __future__ import annotations
 
@@ -9,32 +10,26 @@ from typing import TYPE_CHECKING
 
 from rich.table import Table as RichTable
 
-from parlour.cli.beggar_search import cmd_beggar_search
 from parlour.cli.common import (
     CommandError,
-    Parser,
-    StoreOnce,
-    add_beggar_options,
     fresh_seed,
-    minutes_arg,
-    nonneg_int,
-    options_epilog,
     options_of,
-    path_arg,
     people_console,
-    players_arg,
-    pos_int,
     print_json,
     progress_bar,
     read_text,
-    workers_arg,
 )
 from parlour.core.game import JSON, seat_name
 from parlour.errors import InvalidNotation, ParlourError
-from parlour.games.beggar import BeggarGame, BeggarState, parse_deal, play_to_end
+from parlour.games.beggar.game import GAME
+from parlour.games.beggar.notation import parse_deal
+from parlour.games.beggar.play import play_to_end
+from parlour.games.beggar.rules import BeggarState
 
 if TYPE_CHECKING:
-    from parlour.lab.beggar_stats import BeggarStats, FastStats
+    from parlour.games.beggar.lab.stats import BeggarStats, FastStats
+
+__all__ = ["beggar_start", "cmd_beggar_play", "cmd_beggar_stats"]
 
 # -- parlour beggar play ----------------------------------------------------------------------
 
@@ -42,7 +37,7 @@ if TYPE_CHECKING:
 def beggar_start(
     deal: str | None, players: int | None, seed: int | None, options: dict[str, str]
 ) -> BeggarState:
-    game = BeggarGame()
+    game = GAME
     if deal is None:
         return game.new(players or 2, fresh_seed() if seed is None else seed, options)
     hands = parse_deal(deal)
@@ -51,7 +46,7 @@ def beggar_start(
     return game.new(len(hands), 0 if seed is None else seed, options, deal)
 
 
-def _cmd_beggar_play(args: argparse.Namespace) -> int:
+def cmd_beggar_play(args: argparse.Namespace) -> int:
     if args.deal_option is not None:
         if args.deal is not None:
             raise CommandError("give the deal once, as DEAL or --deal DEAL")
@@ -80,14 +75,13 @@ def _cmd_beggar_play(args: argparse.Namespace) -> int:
     outcome = end.outcome
     assert outcome is not None  # play_to_end plays to the end
     labels = [seat_name(s) for s in range(end.players)]
-    console.print(f"{BeggarGame().presenter.result_text(outcome, labels, end.cards)}.")
+    console.print(f"{GAME.presenter.result_text(outcome, labels, end.cards)}.")
     return 0
 
 
 def _play_deal_file(path: str, players: int | None, options: dict[str, str]) -> int:
     """One JSON result per deal line; every line is checked before any game is played."""
-    game = BeggarGame()
-    game.typed_options(options)
+    GAME.typed_options(options)
     starts: list[BeggarState] = []
     for number, line in enumerate(read_text(path).splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -107,17 +101,17 @@ def _play_deal_file(path: str, players: int | None, options: dict[str, str]) -> 
 # -- parlour beggar stats ---------------------------------------------------------------------
 
 
-def _cmd_beggar_stats(args: argparse.Namespace) -> int:
+def cmd_beggar_stats(args: argparse.Namespace) -> int:
     # Imported here: numpy and the statistics are not needed by every other command (a
     # server restarting after a crash starts faster without them).
-    from parlour.lab.beggar_stats import run_fast_stats, run_stats
+    from parlour.games.beggar.lab.stats import run_fast_stats, run_stats
 
     seed = fresh_seed() if args.seed is None else args.seed
     if args.games < 1:
         raise CommandError(f"--games must be at least 1, got {args.games}")
     options = options_of(args)
-    BeggarGame().check_players(args.players)
-    BeggarGame().typed_options(options)
+    GAME.check_players(args.players)
+    GAME.typed_options(options)
     if args.plot is not None and not Path(args.plot).resolve().parent.is_dir():
         raise CommandError(f"cannot write {args.plot}: no such folder")
     with progress_bar(f"{args.players}-player deals") as bar:
@@ -153,7 +147,7 @@ def _cmd_beggar_stats(args: argparse.Namespace) -> int:
 
 def _save_plot(path: str, cards: object, report: dict[str, JSON]) -> None:
     """``--plot FILE``: the histogram of game lengths (matplotlib loads only here)."""
-    from parlour.lab.beggar_plot import length_histogram
+    from parlour.games.beggar.lab.plot import length_histogram
 
     title = (
         f"Beggar-My-Neighbour, {report['players']} players: {report['games']:,} random deals "
@@ -178,7 +172,7 @@ def _print_stats(report: dict[str, JSON]) -> None:
         f"mean {report['mean_cards']:.2f} cards and {report['mean_tricks']:.2f} tricks; median "
         f"{report['median_cards']:g} cards, {report['median_tricks']:g} tricks"
     )
-    from parlour.lab.beggar_stats import PERCENTILES
+    from parlour.games.beggar.lab.stats import PERCENTILES
 
     table = RichTable("percentile", "cards", "tricks", title="Game length (M8 counts)")
     for q in PERCENTILES:
@@ -198,108 +192,3 @@ def _print_stats(report: dict[str, JSON]) -> None:
         f"Longest game: {longest['cards']} cards, {longest['tricks']} tricks ({longest['result']})"
         f", {where}\n  deal {longest['deal']}"
     )
-
-
-def register(
-    sub: argparse._SubParsersAction[Parser],
-    formatter: type[argparse.HelpFormatter],
-) -> None:
-    """Add the ``beggar`` command and its subcommands' parsers."""
-    beggar = BeggarGame()
-    b = sub.add_parser("beggar", help="Beggar-My-Neighbour: play deals, statistics")
-    bsub = b.add_subparsers(dest="subcommand", required=True, metavar="COMMAND")
-    p = bsub.add_parser(
-        "play",
-        help="play a deal to its result",
-        description="Play one deal (DEAL), a random one (--random) or one per line of FILE "
-        "(--deals, one JSON result per line). Deals use M9 notation: one string per hand, "
-        "top card first, hands separated by '/', A K Q J for court cards and - for number "
-        "cards, e.g. --Q-K--K-AQ-------J--A-J--/------Q-----JA---AKQ---K-J",
-        epilog=options_epilog(beggar),
-        formatter_class=formatter,
-    )
-    p.add_argument("deal", nargs="?", metavar="DEAL", help="a deal in M9 notation")
-    p.add_argument(
-        "--deal", dest="deal_option", action=StoreOnce, metavar="DEAL", help="the same as DEAL"
-    )
-    p.add_argument("--random", action="store_true", help="play a random deal and print it")
-    p.add_argument("--players", type=players_arg, help="players for --random (default 2)")
-    p.add_argument("--seed", type=nonneg_int, help="seed for --random (default: fresh)")
-    p.add_argument(
-        "--deals", type=path_arg, metavar="FILE", help="one deal per line ('-' reads stdin)"
-    )
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    add_beggar_options(p)
-    p.set_defaults(func=_cmd_beggar_play)
-
-    p = bsub.add_parser(
-        "stats",
-        help="statistics of random deals",
-        epilog=options_epilog(beggar),
-        formatter_class=formatter,
-    )
-    p.add_argument("--players", type=players_arg, default=2, help="2 to 4 (default 2)")
-    p.add_argument("--games", type=pos_int, default=1000, help="deals to play (default 1000)")
-    p.add_argument("--seed", type=nonneg_int, help="seed of the batch (default: fresh)")
-    p.add_argument(
-        "--engine",
-        choices=("fast", "python"),
-        default="fast",
-        help="fast: the compiled kernel (default); python: the rules engine, slower, with a "
-        "seed per game",
-    )
-    p.add_argument("--workers", type=workers_arg, help="fast engine threads (default: all cores)")
-    p.add_argument(
-        "--plot", type=path_arg, metavar="FILE", help="save a histogram of game lengths (PNG)"
-    )
-    p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    add_beggar_options(p)
-    p.set_defaults(func=_cmd_beggar_stats)
-
-    p = bsub.add_parser(
-        "search",
-        help="search for long games",
-        description="Search for the longest games with the compiled kernel: random sampling "
-        "(random), hill climbing by swapping two cards (climb) or random sampling with backward "
-        "play from the longest deals (backward, 2 players, no card limit). Shows deals per "
-        "second and the best game so far; --out FILE keeps the top games after every step, "
-        "and the same command with that file goes on where it stopped, on either backend. "
-        "--backend dask spreads each step over Dask workers and finds the same games as local "
-        "for the same seed and --deals: random and backward split the step's deals into "
-        "ranges of the seed's stream (backward then plays backward from each long game on a "
-        "worker), climb runs separate climbs on the workers and reads them in order.",
-        epilog=options_epilog(beggar),
-        formatter_class=formatter,
-    )
-    p.add_argument("--players", type=players_arg, help="2 to 4 (default 2)")
-    p.add_argument("--minutes", type=minutes_arg, metavar="M", help="search for M minutes")
-    p.add_argument("--deals", type=pos_int, metavar="D", help="search over D deals")
-    p.add_argument("--seed", type=nonneg_int, help="seed of the search (default: fresh)")
-    p.add_argument("--top", type=pos_int, metavar="K", help="games to keep (default 10)")
-    p.add_argument(
-        "--workers",
-        type=workers_arg,
-        help="threads, or with --backend dask the processes of a local Dask cluster "
-        "(default: all cores)",
-    )
-    p.add_argument(
-        "--strategy", choices=("random", "climb", "backward"), help="how to search (default random)"
-    )
-    p.add_argument(
-        "--backend",
-        choices=("local", "dask"),
-        default="local",
-        help="local: threads of this process (default); dask: Dask workers, every strategy",
-    )
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="with --backend dask: the cluster's scheduler, e.g. tcp://10.0.0.5:8786 "
-        "(default: a local cluster of --workers processes)",
-    )
-    p.add_argument(
-        "--out", type=path_arg, metavar="FILE", help="save the search (JSON) and resume from it"
-    )
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    add_beggar_options(p)
-    p.set_defaults(func=cmd_beggar_search)

@@ -1,5 +1,5 @@
-"""``parlour beggar search``: the long-game search, with a progress bar, resumable from the
-file it saves."""
+"""``parlour beggar search``: the long-game search (:mod:`parlour.games.beggar.lab.search`),
+with a progress bar, resumable from the file it saves."""
 
 from __future__ import annotations
 
@@ -28,16 +28,16 @@ from parlour.cli.common import (
 from parlour.core.files import write_text_atomic
 from parlour.core.game import JSON
 from parlour.core.inputs import quote
-from parlour.games.beggar import BeggarGame
+from parlour.games.beggar.game import GAME
 
 if TYPE_CHECKING:
-    from parlour.lab.beggar_search import Backend, SearchState
+    from parlour.games.beggar.lab.search import Backend, SearchState
 
 __all__ = ["cmd_beggar_search"]
 
 
 def cmd_beggar_search(args: argparse.Namespace) -> int:
-    from parlour.lab import beggar_search as search
+    from parlour.games.beggar.lab import search
 
     if (args.minutes is None) == (args.deals is None):
         raise CommandError("give exactly one budget: --minutes M or --deals D")
@@ -51,7 +51,7 @@ def cmd_beggar_search(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         backend = None
         if args.backend == "dask":
-            from parlour.lab.beggar_search_dask import dask_backend
+            from parlour.games.beggar.lab.search_dask import dask_backend
 
             backend = stack.enter_context(dask_backend(args.workers, args.scheduler))
         state, played, seconds = _run(args, search, state, backend)
@@ -157,7 +157,7 @@ def _search_state(args: argparse.Namespace, search: ModuleType) -> SearchState:
         "players": args.players,
         "seed": args.seed,
         "strategy": args.strategy,
-        "options": BeggarGame().typed_options(options).to_json() if options else None,
+        "options": GAME.typed_options(options).to_json() if options else None,
     }
     for name, value in given.items():
         if value is not None and value != getattr(saved, name):

@@ -46,7 +46,7 @@ from parlour.games.beggar.fast import (
     play_random,
     random_deals,
 )
-from parlour.lab.beggar_search_state import (
+from parlour.games.beggar.lab.search_state import (
     MAX_INDEX,
     MAX_TOP,
     STRATEGIES,
@@ -99,7 +99,7 @@ Progress = Callable[[int], None]
 
 class Backend(Protocol):
     """Where a step's work runs: threads here (the default) or a Dask cluster
-    (:class:`parlour.lab.beggar_search_dask.DaskBackend`). However it splits the work, it gives
+    (:class:`.search_dask.DaskBackend`). However it splits the work, it gives
     :func:`longest`'s games of ``count`` deals from ``next_index`` on, each seed's
     :func:`extension`, and the :func:`climbs` from ``next_index`` on one at a time, as long as
     asked (begun about ``deals`` deals ahead; closing it drops the rest)."""

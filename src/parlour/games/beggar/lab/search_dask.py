@@ -1,14 +1,14 @@
 """The long-game search on a Dask cluster: ``parlour beggar search --backend dask``.
 
-:class:`DaskBackend` is a :class:`parlour.lab.beggar_search.Backend`: it hands a step's work to
-Dask workers as top-level functions of :mod:`parlour.lab.beggar_search` with plain arguments
-(players, seed, options, a range of the seed's stream or of its climbs, a deal), and merges what
+:class:`DaskBackend` is a :class:`.search.Backend`: it hands a step's work to Dask workers as
+top-level functions of :mod:`parlour.games.beggar.lab.search` with plain arguments (players,
+seed, options, a range of the seed's stream or of its climbs, a deal), and merges what
 comes back in a fixed order, so that a step gives exactly the search the threads of this process
 give for the same seed and budget in deals:
 
 * ``random`` and ``backward``: the step's deals are cut into ranges of the seed's stream, about
   :data:`PIECES_PER_THREAD` for each thread of the cluster, each playing its deals and sending
-  back its longest (:func:`~parlour.lab.beggar_search.longest`); they merge by score, then
+  back its longest (:func:`~.search.longest`); they merge by score, then
   index. ``backward`` then plays backward from each seed game on a worker of its own.
 * ``climb``: a climb depends on the one before it only through the budget (the step stops after
   the climb that reaches it), so groups of consecutive climbs run on the workers, about as many
@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from parlour.errors import InvalidOption
-from parlour.lab.beggar_search import (
+from parlour.games.beggar.lab.search import (
     PATIENCE,
     Found,
     Progress,

@@ -1,4 +1,4 @@
-"""The state of a search for long Beggar-My-Neighbour games (:mod:`parlour.lab.beggar_search`):
+"""The state of a search for long Beggar-My-Neighbour games (:mod:`.search`):
 the games found, the search's settings and counts, and reading a saved search back, checked
 field by field (every game it lists replayed from its deal, so a result its deal does not play is
 refused, never reported)."""
@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 STRATEGIES = ("random", "climb", "backward")
-"""The ways to search (:mod:`parlour.lab.beggar_search`)."""
+"""The ways to search (:mod:`parlour.games.beggar.lab.search`)."""
 
 _GAME = BeggarGame()
 T = TypeVar("T")
