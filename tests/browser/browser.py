@@ -39,7 +39,9 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 import parlour
 from parlour.cards import parse_card
 from parlour.core.game import State
-from parlour.games import replay_json
+from parlour.core.parts import part_file
+from parlour.core.words import LANGUAGES
+from parlour.games import GAMES, replay_json
 from tests.conformance.cardscan import cards_named
 from tests.server.client import WAIT, ServerProcess, create_room
 
@@ -792,7 +794,7 @@ def _excerpt(text: str, card: str) -> str:
 
 
 STATIC = Path(parlour.__file__).with_name("server") / "static"
-"""The pages' files: their fixed texts (rules, notation help) name example cards."""
+"""The pages' files: their fixed texts name example cards (so do the games' catalogs)."""
 
 
 def _strings(obj: object) -> Iterable[str]:
@@ -808,14 +810,17 @@ def _strings(obj: object) -> Iterable[str]:
 
 @functools.cache
 def example_texts() -> tuple[str, ...]:
-    """The sentences of the pages' fixed texts (``static/**/*.json``: the rules and the
-    notation help, in every language) that name a card, as a page may show them (with and
-    without their backticks, spaces collapsed), longest first. They are the same whatever
-    the deal, so they are taken out of a page's text before it is searched, as whole
-    sentences only: the same card anywhere else is still found."""
+    """The sentences of the pages' fixed texts (``static/**/*.json`` and every game's catalogs:
+    the rules and the notation help, in every language) that name a card, as a page may show
+    them (with and without their backticks, spaces collapsed), longest first. They are the
+    same whatever the deal, so they are taken out of a page's text before it is searched, as
+    whole sentences only: the same card anywhere else is still found."""
     found: set[str] = set()
-    for path in sorted(STATIC.glob("**/*.json")):
-        for text in _strings(json.loads(path.read_text(encoding="utf-8"))):
+    files = [path.read_bytes() for path in sorted(STATIC.glob("**/*.json"))]
+    for game in GAMES.values():
+        files += [part_file(game.parts.words, f"{lang}.json") or b"{}" for lang in LANGUAGES]
+    for raw in files:
+        for text in _strings(json.loads(raw)):
             if cards_named(text):
                 found.add(" ".join(text.split()))
                 found.add(" ".join(text.replace("`", "").split()))

@@ -1,6 +1,7 @@
 """The browser pages as files and as HTTP: served by the package itself (no other site, no build
 step), with a Content-Security-Policy; invite QR codes; every word the pages show exists in
-English, Romanian and Dutch with the same placeholders; every event the games log has words.
+English, Romanian and Dutch with the same placeholders; every event the games log has words;
+each game's board and catalogs served from its package at the addresses ``/api/games`` lists.
 
 The pages themselves are driven in a real browser by ``tests/browser/``."""
 
@@ -15,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from parlour.core.parts import part_file
 from parlour.games import GAMES
 from parlour.games.death.events import Why
 from parlour.server.app import STATIC, qr_rows
@@ -24,6 +26,21 @@ from tests.server.client import ServerProcess, create_room, running_server
 
 LANGS = ("en", "ro", "nl")
 JS = sorted((STATIC / "js").glob("*.js"))
+BOARDS = {name: g.parts.board for name, g in GAMES.items() if g.parts.board is not None}
+
+
+def board_js(name: str) -> str:
+    raw = part_file(BOARDS[name], "board.js")
+    assert raw is not None
+    return raw.decode("utf-8")
+
+
+def catalog_json(name: str, lang: str) -> dict[str, object]:
+    raw = part_file(GAMES[name].parts.words, f"{lang}.json")
+    assert raw is not None
+    obj = json.loads(raw)
+    assert isinstance(obj, dict)
+    return obj
 
 
 def load(path: Path) -> dict[str, object]:
@@ -78,8 +95,60 @@ class TestServed:
                 assert name.startswith("./"), f"{path.name} imports {name}"
                 assert (path.parent / name).is_file(), f"{path.name} imports a missing {name}"
 
+    def test_a_board_imports_only_the_pages_own_modules(self) -> None:
+        for name in BOARDS:
+            text = board_js(name)
+            targets = re.findall(r'from "([^"]+)"|import\("([^"]+)"\)', text)
+            assert targets, name
+            for target in targets:
+                module = next(t for t in target if t)
+                assert module.startswith("/static/js/"), f"{name}'s board imports {module}"
+                assert (STATIC / "js" / module.removeprefix("/static/js/")).is_file(), module
+
+    def test_each_game_board_and_words_are_served_from_its_package(
+        self, server: ServerProcess
+    ) -> None:
+        listed = {g["game"]: g for g in httpx.get(server.url + "/api/games").json()["games"]}
+        assert set(listed) == set(GAMES)
+        for name, game in GAMES.items():
+            urls = listed[name]
+            assert urls["words"] == {lang: f"/games/{name}/words/{lang}.json" for lang in LANGS}
+            files = [(urls["words"][lang], game.parts.words, f"{lang}.json") for lang in LANGS]
+            if game.parts.board is not None:
+                assert urls["board"] == {
+                    "js": f"/games/{name}/board.js",
+                    "css": f"/games/{name}/board.css",
+                }
+                files += [(urls["board"][k], game.parts.board, f"board.{k}") for k in ("js", "css")]
+            else:
+                assert urls["board"] is None
+            for url, package, file in files:
+                response = httpx.get(server.url + url)
+                assert response.status_code == 200, url
+                assert response.content == part_file(package, file), url
+                kind = {"js": "text/javascript", "css": "text/css", "json": "application/json"}
+                assert response.headers["content-type"].startswith(kind[file.split(".")[-1]])
+                assert "content-security-policy" in response.headers
+                assert response.headers["cache-control"] == "no-cache"
+                again = httpx.get(
+                    server.url + url, headers={"If-None-Match": response.headers["etag"]}
+                )
+                assert again.status_code == 304 and again.content == b"", url
+
     def test_a_path_outside_the_pages_is_not_served(self, server: ServerProcess) -> None:
-        for bad in ("/static/../app.py", "/static/%2e%2e/app.py", "/static/nothing.js"):
+        name = sorted(GAMES)[0]
+        for bad in (
+            "/static/../app.py",
+            "/static/%2e%2e/app.py",
+            "/static/nothing.js",
+            "/games/nogame/board.js",
+            "/games/nogame/words/en.json",
+            f"/games/{name}/__init__.py",
+            f"/games/{name}/game.py",
+            f"/games/{name}/words/fr.json",
+            f"/games/{name}/words/__init__.py",
+            f"/games/{name}/%2e%2e/game.py",
+        ):
             assert httpx.get(server.url + bad).status_code == 404, bad
 
     def test_room_creation_answers_each_invite_as_a_qr_code(self, server: ServerProcess) -> None:
@@ -130,9 +199,7 @@ class TestWords:
             for key, text in other.items():
                 base = re.sub(r"\.(one|few|other)$", "", key)
                 source = en.get(key, en.get(f"{base}.other", en.get(base)))
-                if source is None:
-                    assert key.startswith("option."), f"{lang} has an unknown key {key}"
-                    continue
+                assert source is not None, f"{lang} has an unknown key {key}"
                 assert set(re.findall(r"\{\w+\}", str(text))) == set(
                     re.findall(r"\{\w+\}", str(source))
                 ), f"{lang} {key}: {text!r} against {source!r}"
@@ -140,52 +207,55 @@ class TestWords:
 
     def test_the_languages_differ_where_people_read(self) -> None:
         words = {lang: load(STATIC / "i18n" / f"{lang}.json") for lang in LANGS}
-        for key in ("lobby.create", "table.your_turn", "card.name", "beggar.turn"):
+        for key in ("lobby.create", "table.your_turn", "card.name", "lobby.commitment"):
             assert len({words[lang][key] for lang in LANGS}) == 3, key
+        for name in GAMES:
+            goals = {str(catalog_json(name, lang)["rules.goal"]) for lang in LANGS}
+            assert len(goals) == 3, name
 
-    def test_every_option_has_its_help_in_romanian_and_dutch(self) -> None:
-        for lang in ("ro", "nl"):
-            words = load(STATIC / "i18n" / f"{lang}.json")
-            for game in GAMES.values():
+    def test_every_option_has_its_help_in_each_language(self) -> None:
+        for name, game in GAMES.items():
+            for lang in LANGS:
+                words = catalog_json(name, lang)
                 for option in game.info.options:
-                    assert f"option.{option.name}" in words, (lang, option.name)
+                    assert f"ui.option.{option.name}" in words, (name, lang, option.name)
 
     def test_every_literal_key_the_pages_use_has_english_words(self) -> None:
         en = load(STATIC / "i18n" / "en.json")
+        pages = [path.read_text(encoding="utf-8") for path in JS]
+        boards = {name: board_js(name) for name in BOARDS}
         used: set[str] = set()
-        for path in JS:
-            used |= set(re.findall(r'\bt\("([a-z_.0-9]+)"', path.read_text(encoding="utf-8")))
-        assert len(used) > 100
+        for text in [*pages, *boards.values()]:
+            used |= set(re.findall(r'\bt\("([a-z_.0-9]+)"', text))
+        assert len(used) > 80
         missing = sorted(
             k for k in used if k not in en and f"{k}.other" not in en and k not in ("", ".")
         )
         assert not missing
+        for name, text in boards.items():
+            catalog = catalog_json(name, "en")
+            wanted = set(re.findall(r'\bw\("([a-z_.0-9]+)"', text))
+            assert wanted, name
+            assert sorted(wanted - set(catalog)) == [], name
+
+    def test_no_page_file_names_a_game(self) -> None:
+        for path in STATIC.rglob("*"):
+            if path.is_file() and path.suffix in (".js", ".json", ".css", ".html"):
+                text = path.read_text(encoding="utf-8").lower()
+                for name in GAMES:
+                    assert name not in text, f"{path.name} names {name}"
 
     def test_every_key_family_built_at_run_time_is_complete(self) -> None:
         en = load(STATIC / "i18n" / "en.json")
-        wanted = [f"game.{g}" for g in GAMES]
         kinds = ("person", *OFFERED, "random", "heuristic", "ismcts", "bot")
-        wanted += [f"kind.{k}" for k in kinds]
+        wanted = [f"kind.{k}" for k in kinds]
         wanted += [f"rank.{r}" for r in "A23456789TJQK"] + [f"suit.{s}" for s in "SHDC"]
-        wanted += [f"base.{b}" for b in ("black", "even", "odd", "red")]
-        wanted += [f"why.{w.name.lower()}" for w in Why]
-        wanted += [f"notation.{g}" for g in GAMES] + ["penalty.doh", "penalty.delay"]
-        wanted += [f"beggar.speed_{s}" for s in ("fast", "normal", "slow")]
         wanted += [f"reject.{code}" for code in REJECT_CODES if code != "stale"]
         assert [k for k in wanted if k not in en] == []
-
-    def test_the_short_rules_cover_every_game_alike_in_each_language(self) -> None:
-        shapes = []
-        for lang in LANGS:
-            rules = load(STATIC / "rules" / f"{lang}.json")
-            assert set(rules) == set(GAMES)
-            shapes.append(
-                {
-                    g: [len(s["items"]) for s in r["sections"]]  # type: ignore[index]
-                    for g, r in rules.items()
-                }
-            )
-        assert shapes[0] == shapes[1] == shapes[2]
+        death = catalog_json("death", "en")
+        assert [w for w in Why if f"ui.why.{w.name.lower()}" not in death] == []
+        beor = catalog_json("beor", "en")
+        assert [b for b in ("black", "even", "odd", "red") if f"ui.base.{b}" not in beor] == []
 
 
 def logged_kinds(game_name: str, games: int) -> set[str]:
@@ -205,10 +275,11 @@ def logged_kinds(game_name: str, games: int) -> set[str]:
 
 @pytest.mark.parametrize(("game", "games"), [("beor", 30), ("death", 20), ("beggar", 20)])
 def test_every_event_the_games_log_is_put_into_words_by_the_page(game: str, games: int) -> None:
-    """words.js words each event from its data, in the chosen language: an event kind the page
-    does not know would fall back to the server's English."""
-    words = (STATIC / "js" / "words.js").read_text(encoding="utf-8")
-    known = set(re.findall(rf'case "{game}\.(\w+)"', words))
+    """The table words each event from its data with the game's catalog (event.KIND, or a
+    variant event.KIND.X its board chooses): an event kind without words would fall back to the
+    server's English."""
+    catalog = catalog_json(game, "en")
+    known = {k.split(".")[1] for k in catalog if k.startswith("event.")}
     kinds = logged_kinds(game, games)
     assert len(kinds) >= 4
     assert kinds <= known, f"no words for {sorted(kinds - known)}"

@@ -3,7 +3,10 @@
 - ``POST /api/rooms``: create a room; answers its seats' secret tokens and invite links once.
 - ``GET /api/rooms/ROOM``: the room's public facts.
 - ``GET /api/rooms/ROOM/record[?deal=K]``: a finished deal's record, seed revealed.
-- ``GET /api/games``: the games, their player counts, options and seat kinds.
+- ``GET /api/games``: the games, their player counts, options and seat kinds, and where the
+  browser finds each game's board and words (:mod:`parlour.server.boards`).
+- ``GET /games/NAME/board.js``, ``board.css``, ``words/LANG.json``: a game's own browser files,
+  served from its package.
 - ``/ws/ROOM``: the websocket (:mod:`parlour.server.sockets`).
 - ``/`` (the lobby) and ``/r/ROOM`` (a table): the browser pages, one HTML shell over the ES
   modules, styles and texts in ``static/`` (served under ``/static``; no build step, nothing
@@ -34,6 +37,7 @@ from starlette.websockets import WebSocket
 from parlour.core.state import seat_name
 from parlour.errors import InvalidOption
 from parlour.games import GAMES, find_game
+from parlour.server.boards import board_routes, game_urls
 from parlour.server.bots import OFFERED, check_kind
 from parlour.server.hub import Hub, Settings
 from parlour.server.protocol import check_name, hash_token, new_token, origin_allowed
@@ -98,6 +102,7 @@ def create_app(store: Store, settings: Settings | None = None) -> Starlette:
             route("/api/rooms/{room}/record", _record, ["GET"]),
             WebSocketRoute("/ws/{room}", websocket),
             Mount("/static", app=_Static(directory=STATIC), name="static"),
+            *board_routes(HEADERS),
         ],
         lifespan=lifespan,
     )
@@ -178,6 +183,7 @@ async def _games(hub: Hub, request: Request) -> Response:
                 "seat_kinds": ["person", "bot"]
                 if game.strategy is None
                 else ["person", *OFFERED],
+                **game_urls(game),
             }
         )
     return JSONResponse({"games": out})

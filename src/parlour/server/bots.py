@@ -4,7 +4,7 @@ alone (sent as its JSON, so nothing else can reach the bot), never on the event 
 Seat kinds: ``person``, or a bot spec as ``parlour play`` takes them: the levels the lobby offers
 (:data:`OFFERED`: ``easy``, ``medium``, ``hard``, ``expert``) or ``random``, ``heuristic``,
 ``ismcts``, ``ismcts:N``, ``ismcts:Ns`` (never the measurement-only ``oracle``, which
-:func:`~parlour.bots.make_agent` refuses); a game without decisions (Beggar-My-Neighbour) has
+:func:`~parlour.bots.make_agent` refuses); a game without decisions (one with no strategy) has
 the kind ``bot``, which plays its only move. A person away longer than the takeover time is
 played by the heuristic (:data:`TAKEOVER`) until he is back.
 """

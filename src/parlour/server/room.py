@@ -29,7 +29,7 @@ _REMEMBERED_ANSWERS = 512
 
 @dataclass
 class Deal:
-    """One deal of the room's match (G12 for the Game of Death: the dealer moves each deal)."""
+    """One deal of the room's match (a game may move the dealer each deal)."""
 
     number: int
     seed: int

@@ -41,6 +41,7 @@ class BeggarGame(Game):
     parts: ClassVar[GameParts] = GameParts(
         presenter="parlour.games.beggar.present",
         words="parlour.games.beggar.words",
+        board="parlour.games.beggar.web",
         features="parlour.games.beggar.features",
         figures="parlour.games.beggar.figures",
         commands="parlour.games.beggar.cli",

@@ -48,6 +48,7 @@ class BeorGame(Game):
     parts: ClassVar[GameParts] = GameParts(
         presenter="parlour.games.beor.present",
         words="parlour.games.beor.words",
+        board="parlour.games.beor.web",
         strategy="parlour.games.beor.strategy",
         features="parlour.games.beor.features",
         figures="parlour.games.beor.figures",

@@ -75,6 +75,7 @@ class DeathGame(Game):
     parts: ClassVar[GameParts] = GameParts(
         presenter="parlour.games.death.present",
         words="parlour.games.death.words",
+        board="parlour.games.death.web",
         strategy="parlour.games.death.strategy",
         features="parlour.games.death.features",
         figures="parlour.games.death.figures",

@@ -1,9 +1,11 @@
-// Beggar-My-Neighbour's table: the pile, the payment in progress, hand sizes, the turn button or
-// automatic turning at a chosen speed.
+// Beggar-My-Neighbour's board (the browser table loads it with import()): the pile, the payment
+// in progress, hand sizes, the turn button or automatic turning at a chosen speed. Its words are
+// the game's catalog (ctx.w).
 
-import { backEl, cardEl } from "./cards.js";
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { backEl, cardEl } from "/static/js/cards.js";
+import { h } from "/static/js/dom.js";
+import { t } from "/static/js/i18n.js";
+import { names } from "/static/js/words.js";
 
 const SPEEDS = [["fast", 150], ["normal", 600], ["slow", 1500]];
 
@@ -20,15 +22,15 @@ export function board(ctx) {
   const shown = pile.slice().reverse();
   const lastTurned = ctx.fresh.length > 0;
   const owed = view.owed
-    ? t("beggar.owes", { name: ctx.name(view.to_move), n: view.owed, court: ctx.name(view.court_player) })
-    : t("beggar.no_court");
+    ? ctx.w("ui.owes", { player: ctx.name(view.to_move), count: view.owed, court: ctx.name(view.court_player) })
+    : ctx.w("ui.no_court");
   return h("section.board.beggar-board", { "aria-label": t("table.board") },
-    h("h2", { text: t("beggar.pile", { n: pile.length }) }),
+    h("h2", { text: ctx.w("ui.pile", { count: pile.length }) }),
     h("div.beggar-pile", {}, pile.length ? shown.map((card, i) => cardEl(card, {
       extra: i === shown.length - 1 ? `top${lastTurned ? " enter" : ""}` : "under",
-    })) : h("p.empty-pile", { text: t("beggar.pile_empty") })),
+    })) : h("p.empty-pile", { text: ctx.w("ui.pile_empty") })),
     h("p.payment", { text: owed }),
-    h("p.small", { text: t("beggar.counts", { cards: view.cards, tricks: view.tricks }) }),
+    h("p.small", { text: ctx.w("ui.counts", { cards: view.cards, tricks: view.tricks }) }),
     h("div.stacks", {}, ctx.frame.seats.map((s) => h("div.stack", { "data-player": s.seat },
       view.hand_sizes[s.seat] ? backEl("mini") : h("span.card.mini.empty"),
       h("span", { text: `${s.name}: ${t("cards_in_hand", { n: view.hand_sizes[s.seat] })}` })))));
@@ -36,7 +38,7 @@ export function board(ctx) {
 
 export function seatFacts(ctx, seat) {
   const view = ctx.view;
-  if ((view.out || []).includes(seat)) return [t("beggar.out")];
+  if ((view.out || []).includes(seat)) return [ctx.w("ui.out")];
   return [t("cards_in_hand", { n: view.hand_sizes[seat] })];
 }
 
@@ -51,24 +53,39 @@ export function controls(ctx) {
   });
   clearTimeout(ctx.ui.autoTimer);
   if (auto && canPlay) ctx.ui.autoTimer = setTimeout(() => ctx.act("play"), speed());
-  return h("section.you", { "aria-label": t("beggar.your_cards") },
-    h("h2", { text: t("beggar.your_cards") }),
+  return h("section.you", { "aria-label": ctx.w("ui.your_cards") },
+    h("h2", { text: ctx.w("ui.your_cards") }),
     canPlay ? h("button.primary.turn", { type: "button", "data-action": "play", onclick: () => ctx.act("play"),
-      text: t("beggar.turn") }) : h("p.hint", { text: t("beggar.wait") }),
-    h("label.check", {}, box, h("span", { text: t("beggar.auto") })));
+      text: ctx.w("ui.turn") }) : h("p.hint", { text: ctx.w("ui.wait") }),
+    h("label.check", {}, box, h("span", { text: ctx.w("ui.auto") })));
 }
 
-export function settings() {
+export function settings(ctx) {
   const select = h("select", { id: "beggar-speed" }, SPEEDS.map(([name]) => h("option", {
     value: name, selected: (localStorage.getItem("parlour.beggarSpeed") || "normal") === name,
-    text: t(`beggar.speed_${name}`) })));
+    text: ctx.w(`ui.speed.${name}`) })));
   select.addEventListener("change", () => localStorage.setItem("parlour.beggarSpeed", select.value));
-  return h("label.field", {}, h("span", { text: t("beggar.speed") }), select);
+  return h("label.field", {}, h("span", { text: ctx.w("ui.speed") }), select);
 }
 
-export function outcomeWords(outcome, table) {
-  const names = (outcome.winners || []).map((s) => table.name(s)).join(", ");
-  if (outcome.result === "loop") return t("end.beggar.loop");
-  if (outcome.result === "limit") return t("end.beggar.limit", { name: names, n: outcome.cards });
-  return t("end.beggar.win", { name: names });
+export function outcomeWords(outcome, ctx) {
+  const who = names(outcome.winners || [], ctx);
+  if (outcome.result === "loop") return ctx.w("ui.end.loop");
+  if (outcome.result === "limit") return ctx.w("ui.end.limit", { names: who, cards: outcome.cards });
+  return ctx.w("ui.end.win", { names: who });
+}
+
+/** The values of an event's words; the catalog has event.KIND. */
+export function eventWords(e, ctx) {
+  switch (e.kind) {
+    case "owes":
+    case "captured":
+      return { values: { count: e.cards } };
+    case "loop":
+      return { values: { cards: e.length_cards, tricks: e.length_tricks } };
+    case "limit":
+      return { values: { cards: e.cards, names: names(e.winners || [], ctx) } };
+    default:
+      return null;
+  }
 }

@@ -1,10 +1,11 @@
-// The Game of Death's table: the pile with who threw each card, whose suit was broken, the drinks
-// table, the give dialog that splits a black face card's drinks, the table penalties (G13).
+// The Game of Death's board (the browser table loads it with import()): the pile with who threw
+// each card, whose suit was broken, the drinks table, the give dialog that splits a black face
+// card's drinks, the table penalties (G13). Its words are the game's catalog (ctx.w).
 
-import { cardEl, pretty } from "./cards.js";
-import { $, h } from "./dom.js";
-import { t } from "./i18n.js";
-import { knownCards, roving } from "./table.js";
+import { cardEl, pretty } from "/static/js/cards.js";
+import { $, h } from "/static/js/dom.js";
+import { t } from "/static/js/i18n.js";
+import { knownCards, roving } from "/static/js/kit.js";
 
 export function board(ctx) {
   const view = ctx.view;
@@ -16,14 +17,14 @@ export function board(ctx) {
   for (const entry of ctx.fresh) for (const e of entry.events) if (e.kind === "threw") fresh.add(e.card);
   const broken = lastBroken(ctx);
   return h("section.board.death-board", { "aria-label": t("table.board") },
-    h("h2", { text: t("death.pile") }),
+    h("h2", { text: ctx.w("ui.pile") }),
     pile.length
-      ? h("ol.death-pile", { "aria-label": t("death.pile") }, pile.map((card, i) => h("li", {},
+      ? h("ol.death-pile", { "aria-label": ctx.w("ui.pile") }, pile.map((card, i) => h("li", {},
         cardEl(card, { extra: `${fresh.has(card) && i === pile.length - 1 ? "enter" : ""}${i === pile.length - 1 ? " top" : ""}` }),
         h("span.thrower", { text: ctx.name(seats[i]) }))))
-      : h("p.empty-pile", { text: t("death.pile_empty") }),
-    broken ? h("p.broken", { text: t("death.broken", { name: ctx.name(broken.seat) }) }) : null,
-    (view.swept || []).length ? h("p.small", { text: t("death.swept", { n: view.swept.length }) }) : null,
+      : h("p.empty-pile", { text: ctx.w("ui.pile_empty") }),
+    broken ? h("p.broken", { text: ctx.w("ui.broken", { player: ctx.name(broken.seat) }) }) : null,
+    (view.swept || []).length ? h("p.small", { text: ctx.w("ui.swept", { count: view.swept.length }) }) : null,
     drinksTable(ctx));
 }
 
@@ -51,16 +52,16 @@ function drinksTable(ctx) {
   const passes = counts(ctx, "passed");
   const sober = new Set(view.sober || []);
   return h("table.drinks", {},
-    h("caption", { text: t("death.drinks_table") }),
+    h("caption", { text: ctx.w("ui.drinks_table") }),
     h("thead", {}, h("tr", {},
-      h("th", { scope: "col", text: t("death.player") }),
-      h("th", { scope: "col", text: t("death.taken") }),
-      h("th", { scope: "col", text: t("death.given") }),
-      h("th", { scope: "col", text: t("death.passes") }),
-      h("th", { scope: "col", text: t("death.cards") }))),
+      h("th", { scope: "col", text: ctx.w("ui.column.player") }),
+      h("th", { scope: "col", text: ctx.w("ui.column.taken") }),
+      h("th", { scope: "col", text: ctx.w("ui.column.given") }),
+      h("th", { scope: "col", text: ctx.w("ui.column.passes") }),
+      h("th", { scope: "col", text: ctx.w("ui.column.cards") }))),
     h("tbody", {}, ctx.frame.seats.map((s) => h("tr", { class: s.seat === ctx.frame.to_move ? "to-move" : "" },
-      h("th", { scope: "row" }, s.name, sober.has(s.seat) ? ` (${t("death.sober")})` : "",
-        view.first_out === s.seat ? ` · ${t("death.first_out")}` : ""),
+      h("th", { scope: "row" }, s.name, sober.has(s.seat) ? ` (${ctx.w("ui.sober")})` : "",
+        view.first_out === s.seat ? ` · ${ctx.w("ui.first_out")}` : ""),
       h("td", { text: String(view.drinks_taken[s.seat]) }),
       h("td", { text: String(view.drinks_given[s.seat]) }),
       h("td", { text: String(passes[s.seat]) }),
@@ -91,14 +92,14 @@ export function controls(ctx) {
     parts.push(h("h2", { text: t("table.your_hand") }), hand);
     if (legal.has("pass")) {
       parts.push(h("button.primary", { type: "button", "data-action": "pass", onclick: () => ctx.act("pass"),
-        text: t("death.pass") }));
+        text: ctx.w("ui.pass") }));
     }
     const gives = [...legal].filter((a) => a.startsWith("give "));
     if (gives.length) parts.push(giveDialog(ctx, gives));
   }
   const pending = view.pending_give;
   if (pending && pending.seat !== ctx.seat) {
-    parts.push(h("p.hint", { text: t("death.waiting_give", { name: ctx.name(pending.seat), n: pending.drinks }) }));
+    parts.push(h("p.hint", { text: ctx.w("ui.waiting_give", { player: ctx.name(pending.seat), drinks: pending.drinks }) }));
   }
   if (ctx.seat !== null && !ctx.frame.over) parts.push(penalties(ctx));
   return parts.length ? h("section.you", { "aria-label": t("table.your_hand") }, parts) : null;
@@ -115,12 +116,12 @@ function giveDialog(ctx, gives) {
     input.addEventListener("input", () => { split[s] = Number(input.value) || 0; ctx.ui.split = split; });
     return h("label.field", {}, h("span", { text: ctx.name(s) }), input);
   });
-  const send = h("button.primary", { type: "button", id: "give-split", text: t("death.give_split") });
+  const send = h("button.primary", { type: "button", id: "give-split", text: ctx.w("ui.give_split") });
   send.addEventListener("click", () => {
     const plan = targets.map((s) => [s, Number($(`#split-${s}`).value) || 0]).filter(([, n]) => n > 0);
     const total = plan.reduce((a, [, n]) => a + n, 0);
     if (total !== owed) {
-      ctx.table.el.querySelector("#give-note").textContent = t("death.give_total", { n: owed, got: total });
+      ctx.table.el.querySelector("#give-note").textContent = ctx.w("ui.give_total", { drinks: owed, got: total });
       return;
     }
     ctx.ui.split = null;
@@ -130,16 +131,16 @@ function giveDialog(ctx, gives) {
   // A plan made earlier goes on with its next give as soon as the last one is in.
   if (ctx.ui.givePlan && ctx.ui.givePlan.length) setTimeout(() => nextGive(ctx), 0);
   return h("section#give.give", { role: "group", "aria-labelledby": "give-title" },
-    h("h3", { id: "give-title", text: t("death.give_title", { n: owed }) }),
+    h("h3", { id: "give-title", text: ctx.w("ui.give_title", { drinks: owed }) }),
     h("div.split", {}, inputs),
     send,
     h("p#give-note.small", { "aria-live": "polite" }),
     h("details.give-all", { open: true },
-      h("summary", { text: t("death.give_one") }),
+      h("summary", { text: ctx.w("ui.give_one") }),
       targets.map((s) => h("div.give-row", {},
         h("span", { text: ctx.name(s) }),
         gives.filter((g) => g.endsWith(`>P${s + 1}`)).map((g) => h("button.secondary.small-btn", {
-          type: "button", "data-action": g, "aria-label": t("death.give_n", { n: g.split(" ")[1].split(">")[0], name: ctx.name(s) }),
+          type: "button", "data-action": g, "aria-label": ctx.w("ui.give_n", { drinks: g.split(" ")[1].split(">")[0], player: ctx.name(s) }),
           onclick: () => { ctx.ui.givePlan = null; ctx.act(g); },
           text: g.split(" ")[1].split(">")[0] }))))));
 }
@@ -158,28 +159,60 @@ function penalties(ctx) {
     for (const kind of ["doh", "delay"]) {
       const entry = `${kind} P${s.seat + 1}`;
       entries.push(h("button.secondary", { type: "button", "data-table": entry,
-        onclick: () => ctx.act(entry), text: t(`penalty.${kind}`, { name: s.name }) }));
+        onclick: () => ctx.act(entry), text: ctx.w(`ui.penalty.${kind}`, { player: s.name }) }));
     }
   }
   return h("details.penalties", {},
-    h("summary", { text: t("death.penalties") }),
-    h("p.small", { text: t("death.penalties_help") }),
+    h("summary", { text: ctx.w("ui.penalties") }),
+    h("p.small", { text: ctx.w("ui.penalties_help") }),
     h("div.penalty-grid", {}, entries));
 }
 
-export function outcomeWords(outcome, table) {
+export function outcomeWords(outcome, ctx) {
   const winners = outcome.winners || [];
-  if (winners.includes(table.frame.seat)) return t("end.death.you", { n: outcome.drinks_taken[table.frame.seat] });
-  return t("end.death.least", { name: winners.map((s) => table.name(s)).join(", ") });
+  if (winners.includes(ctx.seat)) return ctx.w("ui.end.you", { drinks: outcome.drinks_taken[ctx.seat] });
+  return ctx.w("ui.end.least", { names: winners.map((s) => ctx.name(s)).join(", ") });
 }
 
-export function scoreTable(outcome, table) {
-  // The black face cards still held at the end (G11), from the log.
+export function scoreTable(outcome, ctx) {
+  // The black face cards and Aces still held at the end (G11), from the log.
   const held = [];
-  for (const entry of table.log) for (const e of entry.events || []) {
-    if (e.kind === "hand_penalty") held.push(t("death.held", { name: table.name(e.seat), card: pretty(e.card || ""), n: e.drinks }));
+  for (const entry of ctx.log) for (const e of entry.events || []) {
+    if (e.kind === "hand_penalty") {
+      held.push(ctx.w("ui.held", { player: ctx.name(e.seat), card: pretty(e.card || ""), drinks: e.drinks }));
+    }
   }
-  return held.length ? h("div.held", {}, h("h3", { text: t("death.held_title") }),
+  return held.length ? h("div.held", {}, h("h3", { text: ctx.w("ui.held_title") }),
     h("ul", {}, held.map((x) => h("li", { text: x })))) : null;
 }
 
+/** The values (and the variant key) of an event's words; the catalog has event.KIND. */
+export function eventWords(e, ctx) {
+  switch (e.kind) {
+    case "drank":
+    case "penalty":
+    case "hand_penalty": {
+      const sober = (ctx.view.sober || []).includes(e.seat);
+      const who = ctx.w(sober ? "ui.points" : "ui.drinks", { player: ctx.name(e.seat), count: e.drinks });
+      const key = `ui.why.${e.why}`;
+      const why = e.why && ctx.has(key)
+        ? ctx.w(key, { card: e.card ? pretty(e.card) : "", other: e.other ? pretty(e.other) : "", drinks: e.drinks })
+        : e.reason;
+      return { values: { who, why } };
+    }
+    case "gave":
+      return { values: { to: ctx.name(e.to) } };
+    case "swept":
+      return { key: `event.swept.${e.why}`, values: { player: ctx.name(e.leader) } };
+    case "ended":
+      return { key: `event.ended.${e.why}` };
+    default:
+      return null;
+  }
+}
+
+/** A table penalty proposed for a vote ("doh P2") in words. */
+export function tableEntryWords(entry, ctx) {
+  const m = /^(doh|delay) P(\d+)$/.exec(entry);
+  return m ? ctx.w(`ui.penalty.${m[1]}`, { player: ctx.name(Number(m[2]) - 1) }) : null;
+}

@@ -1,6 +1,6 @@
 // Cards drawn as SVG by this code: crisp at any size, one face-down back for every card.
 // Canonical notation: rank A 2-9 T J Q K then suit S H D C ("7H", "TS"); Jokers "JK1", "JK2".
-// Beggar-My-Neighbour may also show a rank alone ("K") or "-" (a number card, rank unknown).
+// A game may also show a rank alone ("K") or "-" (a number card, rank unknown).
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";

@@ -1,12 +1,15 @@
-// The interface's words in English, Romanian and Dutch (static/i18n/LANG.json) and each game's
-// short rules (static/rules/LANG.json). Notation is never translated.
+// The words, in English, Romanian and Dutch: the interface's own (static/i18n/LANG.json) and
+// each game's catalog (served from the game's package at the address the registry gives).
+// Notation is never translated. A value is a template ("{name} wins") or a plural: keys
+// KEY.one/KEY.few/KEY.other here (chosen by vars.n), an object {one, few, other} in a game's
+// catalog (chosen by vars.count); Intl.PluralRules gives the same categories as the terminal.
 
 export const LANGS = ["en", "ro", "nl"];
 const STORE = "parlour.lang";
 let lang = "en";
 let words = {};
 let fallback = {};
-let rules = {};
+const games = new Map(); // a game's name -> { urls, words, fallback }
 
 export function pickLanguage() {
   const saved = localStorage.getItem(STORE);
@@ -29,24 +32,26 @@ export async function setLanguage(next, remember = false) {
   if (remember) localStorage.setItem(STORE, next); // at once: a reload right away keeps it
   if (!Object.keys(fallback).length) fallback = await fetchJson("/static/i18n/en.json");
   words = next === "en" ? fallback : await fetchJson(`/static/i18n/${next}.json`);
-  try {
-    rules = await fetchJson(`/static/rules/${next}.json`);
-  } catch {
-    rules = {};
-  }
   lang = next;
   document.documentElement.lang = next;
+  await Promise.all([...games.keys()].map(loadGameWords));
 }
 
 export function language() {
   return lang;
 }
 
-export function gameRules(game) {
-  return rules[game] || null;
+function fill(text, vars) {
+  return text.replace(/\{(\w+)\}/g, (all, name) => (name in vars ? String(vars[name]) : all));
 }
 
-/** The words for `key`, with {name} filled from `vars`; `vars.n` picks a plural form. */
+function plural(entry, n, inLang) {
+  if (entry === null || typeof entry !== "object") return entry;
+  const form = new Intl.PluralRules(inLang).select(Number(n) || 0);
+  return entry[form] ?? entry.other;
+}
+
+/** The interface's words for `key`, with {name} filled from `vars`; `vars.n` picks a plural. */
 export function t(key, vars = {}) {
   let text;
   if (typeof vars.n === "number") {
@@ -56,10 +61,46 @@ export function t(key, vars = {}) {
   }
   text = text ?? words[key] ?? fallback[key];
   if (text === undefined) return key;
-  return text.replace(/\{(\w+)\}/g, (all, name) => (name in vars ? String(vars[name]) : all));
+  return fill(text, vars);
 }
 
-/** Whether `key` has words of its own (so a caller can fall back to the server's text). */
+/** Whether the interface has words for `key` (so a caller can fall back to the server's text). */
 export function has(key) {
   return key in words || key in fallback;
+}
+
+/** Load (and keep current across language changes) the catalog of game `name`; `urls` maps
+ * each language to its address (GET /api/games lists them). */
+export async function useGameWords(name, urls) {
+  if (!games.has(name)) games.set(name, { urls, words: {}, fallback: {} });
+  await loadGameWords(name);
+}
+
+async function loadGameWords(name) {
+  const game = games.get(name);
+  if (!Object.keys(game.fallback).length) game.fallback = await fetchJson(game.urls.en);
+  let mine = game.fallback;
+  if (lang !== "en" && game.urls[lang]) mine = await fetchJson(game.urls[lang]).catch(() => ({}));
+  game.words = mine;
+}
+
+/** A game's words: `w(key, vars)` formats the catalog's entry (English behind it; `vars.count`
+ * picks a plural form and fills {count}); `has(key)` says whether the catalog has it. */
+export function gameWords(name) {
+  const find = (key) => {
+    const game = games.get(name);
+    if (!game) return [undefined, lang];
+    if (key in game.words) return [game.words[key], lang];
+    return [game.fallback[key], "en"];
+  };
+  return {
+    w(key, vars = {}) {
+      const [entry, inLang] = find(key);
+      if (entry === undefined) return key;
+      return fill(plural(entry, vars.count, inLang), vars);
+    },
+    has(key) {
+      return find(key)[0] !== undefined;
+    },
+  };
 }

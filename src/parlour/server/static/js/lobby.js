@@ -1,13 +1,14 @@
 // The lobby: choose a game, players, options and seats; create the room; share the invites.
 
 import { $, $$, h, showError } from "./dom.js";
-import { gameRules, has, t } from "./i18n.js";
+import { gameWords, t } from "./i18n.js";
+import { loadAllWords } from "./games.js";
 import { rulesPanel } from "./rules.js";
 
 export async function openLobby(root) {
-  const response = await fetch("/api/games");
-  if (!response.ok) throw new Error(`/api/games ${response.status}`);
-  const { games } = await response.json();
+  const games = await loadAllWords();
+  const words = (g) => gameWords(g.game);
+  const title = (g) => (words(g).has("game.title") ? words(g).w("game.title") : g.title);
   const byName = Object.fromEntries(games.map((g) => [g.game, g]));
   const saved = loadChoices();
   // The last room made in this tab, so a reload keeps its invitations (this tab only).
@@ -34,13 +35,13 @@ export async function openLobby(root) {
       h("p.intro", { text: t("lobby.intro") }),
       form(game, players, keep),
       created ? invites(created) : null,
-      rulesPanel(game.game),
+      rulesPanel(words(game)),
     );
   }
 
   function form(game, players, keep) {
     const gameSelect = h("select", { id: "game", name: "game" },
-      games.map((g) => h("option", { value: g.game, selected: g.game === game.game, text: g.title })));
+      games.map((g) => h("option", { value: g.game, selected: g.game === game.game, text: title(g) })));
     gameSelect.addEventListener("change", () => { render(); $("#game").focus(); });
     const counts = [];
     for (let n = game.min_players; n <= game.max_players; n++) counts.push(n);
@@ -67,12 +68,12 @@ export async function openLobby(root) {
         h("label.field", {}, h("span", { text: t("lobby.name") }), nameInput),
         h("label.field", {}, h("span", { text: t("lobby.who") }), kindSelect)));
     }
-    const options = game.options.map((o) => optionField(o, players, keep.options?.[o.name]));
+    const options = game.options.map((o) => optionField(o, players, keep.options?.[o.name], words(game)));
     const f = h("form#lobby-form", { novalidate: true },
       h("div.row", {},
         h("label.field", {}, h("span", { text: t("lobby.game") }), gameSelect),
         h("label.field", {}, h("span", { text: t("lobby.players") }), playerSelect)),
-      h("p.blurb", { text: gameRules(game.game)?.goal || "" }),
+      h("p.blurb", { text: words(game).has("game.summary") ? words(game).w("game.summary") : "" }),
       h("fieldset.seats", {}, h("legend", { text: t("lobby.seats") }), rows),
       options.length ? h("fieldset.options", {}, h("legend", { text: t("lobby.options") }), options) : null,
       h("button#create.primary", { type: "submit", text: t("lobby.create") }),
@@ -81,8 +82,8 @@ export async function openLobby(root) {
     return f;
   }
 
-  function optionField(o, players, value) {
-    const help = has(`option.${o.name}`) ? t(`option.${o.name}`) : o.help;
+  function optionField(o, players, value, gw) {
+    const help = gw.has(`ui.option.${o.name}`) ? gw.w(`ui.option.${o.name}`) : o.help;
     const caption = h("span.option-name", {}, h("code", { text: o.name }), " ",
       h("span.ruling", { text: `(${o.ruling})` }));
     const helpId = `help-${o.name}`;
@@ -107,7 +108,7 @@ export async function openLobby(root) {
       });
       return h("div.option", {}, h("label.field", {}, caption, input), helpLine);
     }
-    // players: one box per seat (the Game of Death's sober players, G14)
+    // players: one box per seat (a set of players, such as those who play sober)
     const chosen = new Set(value ?? o.default ?? []);
     const boxes = [];
     for (let i = 0; i < players; i++) {

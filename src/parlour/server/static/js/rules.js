@@ -1,15 +1,22 @@
-// A game's short rules, in the chosen language (static/rules/LANG.json), as a disclosure.
+// A game's short rules, in the chosen language (its catalog's rules.* keys), as a disclosure:
+// rules.title, rules.goal, then sections rules.section.N.heading with items rules.section.N.item.M
+// (N and M count from 1).
 
 import { h } from "./dom.js";
-import { gameRules, t } from "./i18n.js";
+import { t } from "./i18n.js";
 
-export function rulesPanel(game, open = false) {
-  const rules = gameRules(game);
-  if (!rules) return null;
+export function rulesPanel(words, open = false) {
+  if (!words || !words.has("rules.title")) return null;
+  const sections = [];
+  for (let n = 1; words.has(`rules.section.${n}.heading`); n++) {
+    const items = [];
+    for (let m = 1; words.has(`rules.section.${n}.item.${m}`); m++) items.push(words.w(`rules.section.${n}.item.${m}`));
+    sections.push(h("section", {},
+      h("h3", { text: words.w(`rules.section.${n}.heading`) }),
+      h("ul", {}, items.map((item) => h("li", { text: item })))));
+  }
   return h("details.rules", { open },
-    h("summary", { text: t("rules.title", { game: rules.title }) }),
-    h("p.goal", { text: rules.goal }),
-    (rules.sections || []).map((section) => h("section", {},
-      h("h3", { text: section.heading }),
-      h("ul", {}, section.items.map((item) => h("li", { text: item }))))));
+    h("summary", { text: t("rules.title", { game: words.w("rules.title") }) }),
+    words.has("rules.goal") ? h("p.goal", { text: words.w("rules.goal") }) : null,
+    sections);
 }

@@ -1,17 +1,19 @@
 // A table: one seat's socket to the room, and the page drawn from that seat's view only.
 // Hooks for tests and tools: #table[data-v][data-seat][data-game]; face-up cards [data-card];
 // every move the seat can make now a button[data-action]; the end screen [data-outcome].
+// The game's board is a module the table loads with import() from the address the registry
+// gives (games.js); it draws the board, the seat's controls and the game's words (see plain.js
+// for the functions a board may export, each with the plain board's as its default).
 
-import { $, $$, announce, h, showError } from "./dom.js";
-import { cardEl, isFourColour, setFourColour } from "./cards.js";
+import { $, announce, h, showError } from "./dom.js";
+import { isFourColour, setFourColour } from "./cards.js";
 import { has, t } from "./i18n.js";
 import { entryWords } from "./words.js";
 import { rulesPanel } from "./rules.js";
-import * as beor from "./beor.js";
-import * as death from "./death.js";
-import * as beggar from "./beggar.js";
+import { endScreen, fetchSeed } from "./end.js";
+import { loadGame } from "./games.js";
+import { rememberFocus, restoreFocus } from "./kit.js";
 
-const GAMES = { beor, death, beggar };
 const TOKEN_KEY = (room) => `parlour.token.${room}`;
 const LOG_SHOWN = 300;
 
@@ -48,7 +50,8 @@ class Table {
     this.closedForGood = false;
     this.sound = localStorage.getItem("parlour.sound") === "1";
     this.records = {};
-    this.ui = {}; // game modules keep their open menus and dialogs here
+    this.ui = {}; // board modules keep their open menus and dialogs here
+    this.game = null; // { info, board, words } once loaded
     this.el = h("div#table", { "data-v": "", "data-seat": token ? "" : "spectator" });
     root.append(this.el);
     this.el.append(h("p.connecting", { text: t("table.connecting") }));
@@ -103,7 +106,14 @@ class Table {
       this.frame = msg;
       if (newDeal && previous && msg.deal !== previous.deal) this.ui = {};
       this.pending = null;
-      if (this.fresh.length) this.tell(this.fresh);
+      if (!this.game || this.game.info.game !== msg.game) {
+        this.game = null;
+        this.loading = loadGame(msg.game).then((game) => {
+          this.game = game;
+          this.render();
+        }).catch((err) => showError(t("error.load", { why: String(err && err.message ? err.message : err) })));
+      }
+      if (this.fresh.length && this.game) this.tell(this.fresh);
       this.render();
       if (this.actedAt) { // from this seat's move to the page showing it: "parlour move"
         performance.measure("parlour move", { start: this.actedAt });
@@ -165,11 +175,26 @@ class Table {
   }
 
   words(entry) {
-    return entryWords(this.gameName(), entry, this);
+    return entryWords(entry, this.context());
   }
 
-  gameName() {
-    return this.frame.game;
+  /** What a board's functions get: the frame and view, the seat, its legal moves, the game's
+   * words (w, has), and the table's verbs (act, rerender, name). */
+  context() {
+    const f = this.frame;
+    const words = this.game.words;
+    return {
+      table: this, frame: f, view: f.view, legal: f.legal || [], seat: f.seat,
+      myTurn: f.seat !== null && f.to_move === f.seat && !f.over,
+      fresh: this.fresh, log: this.log, ui: this.ui, board: this.game.board, words,
+      w: words.w, has: words.has, name: (s) => this.name(s),
+      act: (a) => this.act(a), rerender: () => this.render(),
+    };
+  }
+
+  title() {
+    const words = this.game.words;
+    return words.has("game.title") ? words.w("game.title") : this.game.info.title;
   }
 
   tell(entries) {
@@ -199,41 +224,36 @@ class Table {
   }
 
   render() {
+    if (!this.frame || !this.game) return;
     const began = performance.now(); // each drawing is a "parlour render" performance measure
     const f = this.frame;
-    const game = this.gameName();
-    const mod = GAMES[game];
+    const ctx = this.context();
+    const board = ctx.board;
     const focus = rememberFocus(this.el);
     this.el.textContent = "";
     this.el.dataset.v = String(f.v);
     this.el.dataset.seat = f.seat === null ? "spectator" : String(f.seat);
-    this.el.dataset.game = game;
-    const myTurn = f.seat !== null && f.to_move === f.seat && !f.over;
-    this.el.classList.toggle("my-turn", myTurn);
+    this.el.dataset.game = f.game;
+    this.el.classList.toggle("my-turn", ctx.myTurn);
     const status = this.statusText();
-    document.title = `${myTurn ? "● " : ""}${status} · ${t(`game.${game}`)} · Parlour`;
-    const ctx = {
-      table: this, frame: f, view: f.view, legal: f.legal || [], seat: f.seat, myTurn,
-      fresh: this.fresh, log: this.log, ui: this.ui, name: (s) => this.name(s),
-      act: (a) => this.act(a), rerender: () => this.render(),
-    };
+    document.title = `${ctx.myTurn ? "● " : ""}${status} · ${this.title()} · Parlour`;
     this.el.append(
       h("div.table-head", {},
-        h("h1", {}, t(`game.${game}`), " ", h("span.room", { text: t("table.room", { room: this.roomId }) })),
+        h("h1", {}, this.title(), " ", h("span.room", { text: t("table.room", { room: this.roomId }) })),
         h("p#status.status", { text: status })),
       h("div.main-col", {},
-        h("section.seats-area", { "aria-label": t("table.players") }, this.seatList(mod, ctx)),
-        this.proposals(),
-        mod.board(ctx),
-        f.over ? this.endScreen(game, mod) : null,
-        mod.controls(ctx),
-        f.seat !== null && !f.over ? this.notationForm(game) : null),
+        h("section.seats-area", { "aria-label": t("table.players") }, this.seatList(ctx)),
+        this.proposals(ctx),
+        board.board(ctx),
+        f.over ? endScreen(this, ctx) : null,
+        board.controls(ctx),
+        f.seat !== null && !f.over ? this.notationForm(ctx) : null),
       h("div.side-col", {},
         h("section.log-area", { "aria-labelledby": "log-title" },
           h("h2", { id: "log-title", text: t("table.log") }),
           this.logList()),
-        rulesPanel(game),
-        this.settings(mod, ctx)),
+        rulesPanel(ctx.words),
+        this.settings(ctx)),
     );
     restoreFocus(this.el, focus);
     const log = $("#log", this.el);
@@ -243,12 +263,7 @@ class Table {
 
   renderSeats() {
     const list = $("#seat-list", this.el);
-    if (list && this.frame) list.replaceWith(this.seatList(GAMES[this.gameName()], this.ctxLite()));
-  }
-
-  ctxLite() {
-    const f = this.frame;
-    return { table: this, frame: f, view: f.view, seat: f.seat, name: (s) => this.name(s) };
+    if (list && this.frame && this.game) list.replaceWith(this.seatList(this.context()));
   }
 
   statusText() {
@@ -259,14 +274,14 @@ class Table {
     return t("table.turn_of", { name: this.name(f.to_move) });
   }
 
-  seatList(mod, ctx) {
+  seatList(ctx) {
     const f = this.frame;
     const items = f.seats.map((s) => {
       const bits = [];
       if (s.kind !== "person") bits.push(t(`kind.${s.kind}`));
       else bits.push(s.connected ? t("table.here") : t("table.away"));
       if (s.seat === f.seat) bits.push(t("table.you"));
-      const extra = mod.seatFacts ? mod.seatFacts(ctx, s.seat) : [];
+      const extra = ctx.board.seatFacts(ctx, s.seat) || [];
       return h("li.seat", {
         class: `seat${s.seat === f.to_move && !f.over ? " to-move" : ""}${s.seat === f.seat ? " me" : ""}`,
         "data-player": s.seat,
@@ -279,7 +294,7 @@ class Table {
   }
 
   logList() {
-    // The latest entries (a long Beggar-My-Neighbour game logs thousands); the record has all.
+    // The latest entries (a long game logs thousands); the record has all.
     const items = [];
     const skipped = Math.max(0, this.log.length - LOG_SHOWN);
     if (skipped) items.push(h("li.earlier", { text: t("table.earlier", { n: skipped }) }));
@@ -292,7 +307,7 @@ class Table {
     return h("ol#log.log", { tabindex: "0", "aria-label": t("table.log") }, items);
   }
 
-  notationForm(game) {
+  notationForm(ctx) {
     const input = h("input#notation", {
       type: "text", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
       "aria-describedby": "notation-help", enterkeyhint: "send",
@@ -300,7 +315,7 @@ class Table {
     const form = h("form#notation-form.notation", {},
       h("label", { for: "notation", text: t("table.notation") }),
       h("div.row", {}, input, h("button.secondary", { type: "submit", text: t("table.play") })),
-      h("p#notation-help.help", { text: t(`notation.${game}`) }));
+      ctx.has("ui.notation") ? h("p#notation-help.help", { text: ctx.w("ui.notation") }) : null);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = input.value.trim();
@@ -311,7 +326,7 @@ class Table {
     return form;
   }
 
-  proposals() {
+  proposals(ctx) {
     const f = this.frame;
     if (!f.proposals || !f.proposals.length) return null;
     return h("section.proposals", { "aria-label": t("table.proposals") },
@@ -319,7 +334,7 @@ class Table {
         const can = f.seat !== null && p.target !== f.seat && p.by !== f.seat
           && !p.yes.includes(f.seat) && !p.no.includes(f.seat);
         return h("div.proposal", { "data-proposal": p.proposal },
-          h("p", { text: t("table.proposal", { by: this.name(p.by), entry: proposalWords(p.entry, this) }) }),
+          h("p", { text: t("table.proposal", { by: this.name(p.by), entry: proposalWords(p.entry, ctx) }) }),
           h("p.small", { text: t("table.votes", { yes: p.yes.length, no: p.no.length }) }),
           can ? h("div.row", {},
             h("button.secondary", { type: "button", "data-vote": "yes", onclick: () => this.vote(p.proposal, true), text: t("table.vote_yes") }),
@@ -327,64 +342,12 @@ class Table {
       }));
   }
 
-  endScreen(game, mod) {
-    const f = this.frame;
-    const outcome = f.outcome || {};
-    const seed = this.records[f.deal];
-    const people = f.seats.filter((s) => s.kind === "person");
-    const asked = new Set(f.rematch || []);
-    const iAsked = f.seat !== null && asked.has(f.seat);
-    return h("section#end.end", { "data-outcome": outcome.result || "", "aria-labelledby": "end-title" },
-      h("h2", { id: "end-title", text: t("end.title") }),
-      h("p.result", { text: mod.outcomeWords(outcome, this) }),
-      mod.scoreTable ? mod.scoreTable(outcome, this) : null,
-      this.matchTable(),
-      f.seat !== null ? h("div.row", {},
-        h("button#rematch.primary", { type: "button", disabled: iAsked, onclick: () => this.rematch(),
-          text: iAsked ? t("end.rematch_waiting", { n: people.length - asked.size }) : t("end.rematch") })) : null,
-      h("div.seed", {},
-        h("h3", { text: t("end.fair") }),
-        seed ? [
-          h("p", {}, t("end.seed"), " ", h("code", { "data-seed": seed.seed, text: String(seed.seed) })),
-          h("p", {}, t("end.commitment"), " ", h("code", { text: f.commitment })),
-          seed.checked === undefined ? null
-            : h("p", { class: seed.checked ? "ok" : "bad", text: seed.checked ? t("end.checked") : t("end.mismatch") }),
-          h("p", {}, h("a", { href: `/api/rooms/${this.roomId}/record?deal=${f.deal}`,
-            download: `parlour-${game}-${this.roomId}-${f.deal + 1}.json`, text: t("end.download") })),
-          h("p.small", {}, t("end.verify"), " ", h("code", { text: `parlour verify parlour-${game}-${this.roomId}-${f.deal + 1}.json` })),
-        ] : h("p", { text: t("end.loading_seed") })));
-  }
-
-  matchTable() {
-    const f = this.frame;
-    const match = f.match;
-    if (!match || !match.deals || match.deals.length < 1) return null;
-    const names = f.seats.map((s) => s.name);
-    // A wide table (ten players) scrolls inside its own box, never the page.
-    return h("div.scroll-x", { tabindex: "0", role: "region", "aria-label": t("end.match") }, h("table.match", {},
-      h("caption", { text: t("end.match") }),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("end.deal") }),
-        names.map((n) => h("th", { scope: "col", text: n })))),
-      h("tbody", {},
-        match.deals.map((d) => h("tr", {}, h("th", { scope: "row", text: String(d.deal + 1) }),
-          names.map((_, s) => h("td", { class: d.winners.includes(s) ? "won" : "",
-            text: `${d.scores[s]}${d.winners.includes(s) ? " ★" : ""}` })))),
-        h("tr.total", {}, h("th", { scope: "row", text: t("end.total") }),
-          names.map((_, s) => h("td", { text: t("end.total_cell", { wins: match.wins[s], score: match.scores[s] }) }))))));
-  }
-
   async fetchRecord(deal) {
     if (this.records[deal]) return;
     this.records[deal] = null;
     try {
-      const response = await fetch(`/api/rooms/${this.roomId}/record?deal=${deal}`);
-      if (!response.ok) { delete this.records[deal]; return; }
-      // Seeds go up to 2**63 - 1, past what a JavaScript number holds exactly: read the digits.
-      const raw = await response.text();
-      const digits = /"seed"\s*:\s*(\d+)/.exec(raw);
-      if (!digits) { delete this.records[deal]; return; }
-      const entry = { seed: digits[1] };
-      entry.checked = await checkCommitment(entry.seed, this.frame.commitment);
+      const entry = await fetchSeed(this.roomId, deal, this.frame.commitment);
+      if (!entry) { delete this.records[deal]; return; }
       this.records[deal] = entry;
       if (this.frame.deal === deal) this.render();
     } catch {
@@ -392,7 +355,7 @@ class Table {
     }
   }
 
-  settings(mod, ctx) {
+  settings(ctx) {
     const four = h("input", { type: "checkbox", id: "four-colour", checked: isFourColour() });
     four.addEventListener("change", () => { setFourColour(four.checked); this.render(); });
     const sound = h("input", { type: "checkbox", id: "sound", checked: this.sound });
@@ -405,82 +368,13 @@ class Table {
       h("summary", { text: t("table.settings") }),
       h("label.check", {}, four, h("span", { text: t("table.four_colour") })),
       h("label.check", {}, sound, h("span", { text: t("table.sound") })),
-      mod.settings ? mod.settings(ctx) : null);
+      ctx.board.settings ? ctx.board.settings(ctx) : null);
   }
 }
 
-/** "holds 7H 8H": cards publicly known to be in a hand, drawn as cards (they are face up to all). */
-export function knownCards(cards) {
-  const [before, after] = t("beor.holds", { cards: "\u0000" }).split("\u0000");
-  return h("span.fact.known-hand", {}, before, cards.map((c) => cardEl(c, { extra: "tiny" })), after || "");
-}
-
-function proposalWords(entry, table) {
-  const m = /^(doh|delay) P(\d+)$/.exec(entry);
-  if (!m) return entry;
-  return t(`penalty.${m[1]}`, { name: table.name(Number(m[2]) - 1) });
-}
-
-function rememberFocus(root) {
-  const el = document.activeElement;
-  if (!el || !root.contains(el)) return null;
-  return { id: el.id, card: el.dataset.card, action: el.dataset.action, table: el.dataset.table,
-    hand: Boolean(el.closest("[data-hand]")), index: el.closest("[data-hand]")
-      ? $$("button", el.closest("[data-hand]")).indexOf(el) : -1 };
-}
-
-function restoreFocus(root, focus) {
-  if (!focus) return;
-  let el = null;
-  if (focus.id) el = root.querySelector(`#${CSS.escape(focus.id)}`);
-  if (!el && focus.card && focus.hand) el = root.querySelector(`[data-hand] [data-card="${CSS.escape(focus.card)}"]`);
-  if (!el && focus.action) el = root.querySelector(`[data-action="${CSS.escape(focus.action)}"]`);
-  if (!el && focus.table) el = root.querySelector(`[data-table="${CSS.escape(focus.table)}"]`);
-  if (!el && focus.hand) {
-    const cards = $$("[data-hand] button", root);
-    el = cards[Math.min(Math.max(focus.index, 0), cards.length - 1)] || null;
-  }
-  if (el) {
-    if (el.closest("[data-hand]")) roveTo(el);
-    el.focus({ preventScroll: true });
-  }
-}
-
-/** A row of buttons that is one tab stop: arrows move, Home/End jump, Enter or Space presses. */
-export function roving(container) {
-  container.setAttribute("data-hand", "");
-  const buttons = $$("button", container);
-  buttons.forEach((b, i) => b.setAttribute("tabindex", i === 0 ? "0" : "-1"));
-  container.addEventListener("keydown", (event) => {
-    const list = $$("button", container);
-    const at = list.indexOf(document.activeElement);
-    if (at < 0) return;
-    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
-    let next = null;
-    if (step) next = list[(at + step + list.length) % list.length];
-    if (event.key === "Home") next = list[0];
-    if (event.key === "End") next = list[list.length - 1];
-    if (next) {
-      event.preventDefault();
-      roveTo(next);
-      next.focus();
-    }
-  });
-  return container;
-}
-
-function roveTo(el) {
-  const hand = el.closest("[data-hand]");
-  if (!hand) return;
-  for (const b of $$("button", hand)) b.setAttribute("tabindex", b === el ? "0" : "-1");
-}
-
-async function checkCommitment(seed, commitment) {
-  if (!crypto.subtle || !commitment) return undefined;
-  const bytes = new TextEncoder().encode(`parlour seed commitment v1\n${seed}`);
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-  return commitment === hex || commitment.endsWith(hex);
+/** A table entry (a proposal) in the game's words, where its board words it. */
+function proposalWords(entry, ctx) {
+  return (ctx.board.tableEntryWords && ctx.board.tableEntryWords(entry, ctx)) || entry;
 }
 
 let audio = null;
