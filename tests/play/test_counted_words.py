@@ -14,6 +14,7 @@ from rich.console import Console
 from parlour.core.game import State
 from parlour.games import find_game
 from parlour.games.death.present import parse_split
+from parlour.play.draw import blocks
 from parlour.play.table import Table, check_seat_specs
 
 ONE_PLURAL = re.compile(r"\b1 (cards|tricks|drinks|moves)\b")
@@ -24,7 +25,7 @@ def render(name: str, state: State, seat: int | None) -> str:
     legal = state.legal_actions() if seat is not None and state.to_move == seat else ()
     out = io.StringIO()
     Console(file=out, width=160, color_system=None).print(
-        find_game(name).presenter.table(state.view(seat), labels, legal)
+        blocks(find_game(name).presenter.table(state.view(seat), labels, legal), labels)
     )
     return out.getvalue()
 

@@ -246,15 +246,17 @@ class TestMatchTable:
             table.bot_move()
         match = game.presenter.match
         assert match is not None  # found through the game, not by its name
-        board = match.board(3, 2)
+        board = match.board(3, 2, game.words())
         assert table.state.outcome is not None
         board.add(table.state.outcome, table.state.view(None))
         from io import StringIO
 
         from rich.console import Console
 
+        from parlour.play.draw import grid
+
         out = StringIO()
-        Console(file=out, width=120, color_system=None).print(board.table(["A", "B", "C"]))
+        Console(file=out, width=120, color_system=None).print(grid(board.table(["A", "B", "C"])))
         rows = out.getvalue().splitlines()
         sober = next(r for r in rows if "B (sober, G14)" in r)
         other = next(r for r in rows if r.startswith("│ A "))
@@ -269,7 +271,7 @@ class TestMatchTable:
             table.bot_move()
         match = game.presenter.match
         assert match is not None and table.state.outcome is not None
-        board = match.board(3, None)
+        board = match.board(3, None, game.words())
         said = board.deal_result(table.state.outcome, table.state.view(None), ["A", "B", "C"], 5)
         assert "drink" not in said and "point" in said and "(sober, G14)" in said
         assert said.endswith("(G12). 5 actions")

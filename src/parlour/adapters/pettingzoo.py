@@ -18,7 +18,6 @@ here.
 
 from __future__ import annotations
 
-import io
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -27,10 +26,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
-from rich.console import Console
 
 from parlour.adapters.encoding import Layout, action_mask, layout_for
 from parlour.core.game import Game, State, seat_name
+from parlour.core.present import Block, Grid, Hand, Heading
 from parlour.core.rng import MAX_SEED, check_seed
 from parlour.games import find_game
 
@@ -43,12 +42,26 @@ def render_table(game: Game, state: State, seat: int) -> str:
     view = state.view(seat)
     labels = [seat_name(s) for s in range(state.players)]
     legal = state.legal_actions() if state.to_move == seat else ()
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None, legacy_windows=False)
-    console.print(game.presenter.table(view, labels, legal))
+    lines = [_plain(block, labels) for block in game.presenter.table(view, labels, legal)]
     if state.is_over and state.outcome is not None:
-        console.print(game.presenter.result_text(state.outcome, labels, state.log_length() - 1))
-    return out.getvalue()
+        lines.append(game.presenter.result_text(state.outcome, labels, state.log_length() - 1))
+    return "\n".join(lines) + "\n"
+
+
+def _plain(block: Block, labels: list[str]) -> str:
+    """One block of a presenter's table (:mod:`parlour.core.present`) as plain text."""
+    if isinstance(block, Heading):
+        who = "" if block.to_move is None else f" · {labels[block.to_move]} to move"
+        return f"{block.title} · {len(labels)} players · {block.detail}{who}"
+    if isinstance(block, Hand):
+        return "Your hand: " + " ".join(card.pretty() for card in block.cards)
+    if isinstance(block, Grid):
+        cells = [list(block.columns)]
+        cells += [[c if isinstance(c, str) else c.plain for c in row] for row in block.rows]
+        widths = [max(len(row[k]) for row in cells) for k in range(len(block.columns))]
+        lines = ("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in cells)
+        return "\n".join(line.rstrip() for line in lines)
+    return block.plain
 
 
 class ParlourAECEnv(AECEnv):  # type: ignore[misc]

@@ -19,6 +19,7 @@ from parlour.core.present import MatchBoard
 from parlour.core.record import Record
 from parlour.core.rng import derive_seed
 from parlour.errors import ParlourError
+from parlour.play.draw import grid, text
 from parlour.play.keys import Keyboard, keyboard_of
 from parlour.play.saving import (
     free_path,
@@ -27,6 +28,7 @@ from parlour.play.saving import (
     write_json_record,
     write_record,
 )
+from parlour.play.speech import presenter_of
 from parlour.play.table import Seat, Table, options_json
 from parlour.play.terminal import TerminalGame, play_on
 from parlour.play.watching import watch_lines
@@ -81,8 +83,9 @@ def play_tables(
         # Bot moves are shown at this pace when nobody at the keyboard has a move to make.
         delay = 0.6 if console.is_terminal else 0.0
     keys = keyboard_of() if console.is_terminal else None
-    matches = table.game.presenter.match
-    match = None if matches is None else matches.board(table.players, deals)
+    presenter = presenter_of(table.game)
+    matches = presenter.match
+    match = None if matches is None else matches.board(table.players, deals, presenter.words)
     labels = [table.seat_label(s) for s in range(table.players)]
     number = 1
     first_path = save_path
@@ -129,7 +132,7 @@ def _end_of_deal(
         outcome = table.state.outcome
         assert outcome is not None
         match.add(outcome, table.state.view(None))
-        return Group(match.table(labels), match.standing(labels))
+        return Group(grid(match.table(labels)), text(match.standing(labels)))
 
     return shown
 
@@ -182,7 +185,7 @@ def watch_own_way(
 ) -> int:
     """A bots-only game shown the game's own way (Beggar-My-Neighbour: trick by trick), with
     the watching keys; saved after every trick with ``--save``; then another game when asked."""
-    watcher = game.presenter.watcher
+    watcher = presenter_of(game).watcher
     assert watcher is not None
     console = None if args.json else people_console()
     keys = keyboard_of() if console is not None and console.is_terminal else None

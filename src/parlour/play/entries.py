@@ -13,6 +13,7 @@ from collections.abc import Callable
 from parlour.core.game import seat_name
 from parlour.errors import ParlourError
 from parlour.play.saving import Reader
+from parlour.play.speech import presenter_of
 from parlour.play.table import Table
 
 __all__ = ["make_entry"]
@@ -39,7 +40,7 @@ def make_entry(
     Raises:
         EOFError: input ended while a vote was asked.
     """
-    presenter = table.game.presenter
+    presenter = presenter_of(table.game)
     try:
         target = presenter.entry_target(line)
     except ParlourError as err:

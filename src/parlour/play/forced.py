@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from parlour.core.game import seat_name
 from parlour.errors import ParlourError
+from parlour.play.speech import presenter_of
 from parlour.play.table import Table
 
 __all__ = ["forced_moves", "forfeit_cost"]
@@ -20,7 +21,7 @@ def forced_moves(table: Table, seat: int) -> tuple[tuple[str, ...], str] | None:
     (A lone card to throw is still the person's to throw: he may first make a table entry.)"""
     if not table.has_decisions:
         return None
-    presenter = table.game.presenter
+    presenter = presenter_of(table.game)
     state = table.state
     legal = state.legal_actions()
     if len(legal) == 1 and str(legal[0]).lower() == "pass":

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from parlour.core.game import Game
 from parlour.core.options import OptionSpec
+from parlour.play.speech import presenter_of
 
 __all__ = ["commands_text", "rules_text", "watch_keys_text"]
 
@@ -45,7 +46,7 @@ def _changed(spec: OptionSpec, value: object) -> str:
 def rules_text(game: Game, options: Mapping[str, object] | None = None) -> str:
     """The rules in short, with the options in force (``options`` as a record holds them)
     said under the rules they change, then the table entries people may make."""
-    presenter = game.presenter
+    presenter = presenter_of(game)
     changed: dict[str, str] = {}
     for spec in game.info.options:
         value = (options or {}).get(spec.name, spec.default)
@@ -94,7 +95,7 @@ def commands_text(game: Game, *, undo: bool = True) -> str:
         watching = f"\n  while your cards are turned for you: {watch_keys_text(True)}"
     return "\n".join(
         (
-            f"Commands: {game.presenter.input_help or _MOVES}",
+            f"Commands: {presenter_of(game).input_help or _MOVES}",
             f"  help: this page · moves: draw the table again{hint}",
             f"  {undo_line}save [FILE or FOLDER]: save the game",
             "  quit (or Ctrl-C): leave the game (save, leave without saving, or back to it)"

@@ -23,6 +23,7 @@ from rich.text import Text
 
 from parlour.core.game import Action, Event, LogEntry, View
 from parlour.core.present import Presenter, numbered_text
+from parlour.play.draw import blocks, text
 
 __all__ = [
     "MOVES_HEADING",
@@ -97,10 +98,11 @@ def screen(
     """The whole table for ``view``, not fitted to a height (a pipe or a file): the game's
     table with the seat's own hand, the numbered moves (when ``legal`` is given: the viewer is
     to move) and the recent ``events``."""
-    parts: list[RenderableType] = [presenter.table(view, labels, legal)]
+    parts: list[RenderableType] = [blocks(presenter.table(view, labels, legal), labels)]
     shown = presenter.numbered(legal)
     if shown:
-        parts += [Text(MOVES_HEADING, style="bold"), wrap_moves(presenter.moves_text(shown), width)]
+        moves = wrap_moves(text(presenter.moves_text(shown)), width)
+        parts += [Text(MOVES_HEADING, style="bold"), moves]
     parts += [Text("Recent events:", style="bold"), log_text(events)]
     return Group(*parts)
 
@@ -127,17 +129,17 @@ def fitted_screen(
     the moves' heading and the newest ``events`` as far as they fit. When the moves do not fit
     as the game lays them out, they are packed one after another (compact form)."""
     width, height = console.size
-    table = presenter.table(view, labels, legal)
+    table = blocks(presenter.table(view, labels, legal), labels)
     used = screen_height(console, table, width) + below
     for note in notes:
         used += screen_height(console, note, width)
     shown = presenter.numbered(legal)
     parts: list[RenderableType] = [table]
     if shown:
-        moves = wrap_moves(presenter.moves_text(shown), width)
+        moves = wrap_moves(text(presenter.moves_text(shown)), width)
         lines = len(moves.plain.split("\n"))
         if used + lines > height:  # compact: one move after another
-            packed = wrap_moves(numbered_text(shown, presenter.pretty_action), width)
+            packed = wrap_moves(text(numbered_text(shown, presenter.pretty_action)), width)
             if len(packed.plain.split("\n")) < lines:
                 moves, lines = packed, len(packed.plain.split("\n"))
         used += lines

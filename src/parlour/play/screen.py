@@ -15,6 +15,7 @@ from rich.text import Text
 
 from parlour.core.game import Action
 from parlour.play.render import fitted_screen, last_events, screen
+from parlour.play.speech import presenter_of
 from parlour.play.table import Table
 
 __all__ = ["Screen"]
@@ -30,7 +31,7 @@ class Screen:
     def __init__(self, table: Table, console: Console, labels: Sequence[str]) -> None:
         self.table = table
         self.console = console
-        self.presenter = table.game.presenter
+        self.presenter = presenter_of(table.game)
         self.labels = list(labels)
         self.notes: list[Text] = []
         self.drawn: int | None = None

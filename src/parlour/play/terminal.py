@@ -18,10 +18,12 @@ from rich.panel import Panel
 from rich.text import Text
 
 from parlour.core.game import Outcome, View, seat_name
+from parlour.play.draw import grid
 from parlour.play.forced import forced_moves
 from parlour.play.keys import Keyboard
 from parlour.play.saving import Reader, Saver
 from parlour.play.screen import Screen
+from parlour.play.speech import presenter_of
 from parlour.play.table import Table
 from parlour.play.turn import QUIT_WORDS, PersonTurn, plural
 from parlour.play.watching import TableWatch
@@ -63,7 +65,7 @@ class TerminalGame:
         self.console = console
         self.read = read
         self.keys = keys
-        self.presenter = table.game.presenter
+        self.presenter = presenter_of(table.game)
         self.labels = [table.seat_label(s) for s in range(table.players)]
         self.screen = Screen(table, console, self.labels)
         self.saver = Saver(
@@ -264,7 +266,8 @@ class TerminalGame:
         if self.end_table is not None:
             extra = self.end_table()
         else:
-            extra = self.presenter.end_table(outcome, state.view(None), self.labels)
+            found = self.presenter.end_table(outcome, state.view(None), self.labels)
+            extra = None if found is None else grid(found)
         if extra is not None:
             self.console.print(extra)
 

@@ -21,6 +21,7 @@ from parlour.core.game import State
 from parlour.core.present import Reply
 from parlour.core.rng import derive_seed
 from parlour.errors import IllegalAction, InvalidNotation, ParlourError
+from parlour.play.draw import text
 from parlour.play.entries import make_entry
 from parlour.play.forced import forfeit_cost
 from parlour.play.help import commands_text, rules_text, watch_keys_text
@@ -232,7 +233,7 @@ class PersonTurn:
         numbered = self.presenter.numbered(state.legal_actions())
         number = f" (move {numbered.index(action) + 1})" if action in numbered else ""
         line = Text("The heuristic bot would play ", style="yellow")
-        line.append_text(self.presenter.pretty_action(action))
+        line.append_text(text(self.presenter.pretty_action(action)))
         line.append(f"{number}.", style="yellow")
         self.screen.note(line)
 

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from parlour.core.game import State
 from parlour.core.present import WatchLine
+from parlour.play.draw import text
 from parlour.play.help import watch_keys_text
 from parlour.play.keys import Keyboard
 from parlour.play.screen import Screen
@@ -54,7 +55,7 @@ def watch_lines(
     for line in lines:
         end = line.state
         if console is not None and not (skip and not end.is_over):
-            console.print(line.shown, highlight=False)
+            console.print(text(line.shown), highlight=False)
         if line.pause or end.is_over:
             saved(end)
         if not line.pause or end.is_over or skip or console is None:

@@ -10,19 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from rich.console import Group, RenderableType
-from rich.text import Text
-
 from parlour.cards import Card, parse_card
 from parlour.core.game import JSON, Action, Event, Outcome, State, View, seat_name
 from parlour.core.present import (
+    Block,
+    Heading,
     Presenter,
     Reply,
+    Styled,
     Watched,
     Watcher,
     WatchLine,
     card_text,
-    header,
 )
 from parlour.games.beggar.notation import format_deal_ranks, format_token, parse_deal
 from parlour.games.beggar.play import play_to_end
@@ -97,16 +96,16 @@ def tricks(state: BeggarState) -> Iterator[tuple[BeggarState, list[Event]]]:
             events = []
 
 
-def _token_text(card: str) -> Text:
+def _token_text(card: str) -> Styled:
     """A card as people read it (``10♥`` in red); rank-only classes (``K``, ``-``) as they are."""
     pretty = parse_card(card).pretty() if len(card) > 1 else card
-    return Text(pretty, style=_SUIT_STYLE.get(pretty[-1:], "bold"))
+    return Styled(pretty, style=_SUIT_STYLE.get(pretty[-1:], "bold"))
 
 
-def describe_trick(number: int, events: list[Event]) -> Text:
+def describe_trick(number: int, events: list[Event]) -> Styled:
     """One line for one trick, e.g. ``Trick 3: Player 1 7♥ · Player 2 K♠ → Player 1 pays 3:
     2♦ 5♠ J♥ → Player 2 pays 1: 4♣ ⇒ Player 1 takes 8 cards``."""
-    line = Text(f"Trick {number}: ", style="bold cyan")
+    line = Styled(f"Trick {number}: ", style="bold cyan")
     paying: int | None = None
     last: int | None = None
     for event in events:
@@ -120,7 +119,7 @@ def describe_trick(number: int, events: list[Event]) -> Text:
                 last = seat
             else:
                 line.append(" ")
-            line.append_text(_token_text(str(data["card"])))
+            line.append(_token_text(str(data["card"])))
         elif event.kind == "owes":
             paying = int(data["seat"])
             line.append(f" → {seat_name(paying)} pays {data['cards']}:", style="yellow")
@@ -139,19 +138,19 @@ class BeggarWatcher(Watcher):
     def lines(self, start: State, *, fast: bool) -> Iterator[WatchLine]:
         assert isinstance(start, BeggarState)
         yield WatchLine(
-            Text.assemble(
-                Text("Beggar-My-Neighbour", style="bold"), f" for {start.players} players"
+            Styled.assemble(
+                Styled("Beggar-My-Neighbour", style="bold"), f" for {start.players} players"
             ),
             start,
         )
-        yield WatchLine(Text("Deal, top card first:"), start)
+        yield WatchLine(Styled("Deal, top card first:"), start)
         for seat, hand in enumerate(start.hands):
-            line = Text(f"  {seat_name(seat)}: ")
+            line = Styled(f"  {seat_name(seat)}: ")
             for k, token in enumerate(hand):
                 line.append(" " if k else "")
-                line.append_text(_token_text(format_token(token)))
+                line.append(_token_text(format_token(token)))
             yield WatchLine(line, start)
-        yield WatchLine(Text(f"  in M9 notation: {format_deal_ranks(start.deal)}"), start)
+        yield WatchLine(Styled(f"  in M9 notation: {format_deal_ranks(start.deal)}"), start)
         state = start
         if fast:
             state = play_to_end(start)
@@ -162,9 +161,9 @@ class BeggarWatcher(Watcher):
                 for s, h in enumerate(state.hands)
             )
             counts = f"   cards {state.cards} · tricks {state.tricks} · hands: {sizes}"
-            yield WatchLine(Text(counts, style="dim"), state, pause=True)
+            yield WatchLine(Styled(counts, style="dim"), state, pause=True)
         assert state.outcome is not None
-        yield WatchLine(Text(describe_result(state.outcome), style="bold green"), state)
+        yield WatchLine(Styled(describe_result(state.outcome), style="bold green"), state)
 
     def watched(self, end: State) -> Watched:
         """Every card turned is one ``play``; an attempt with no card is not an action (M8).
@@ -182,12 +181,12 @@ class BeggarPresenter(Presenter):
 
     watcher = BeggarWatcher()
 
-    def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> RenderableType:
+    def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> list[Block]:
         """Hand sizes, the pile (top last), the payment in progress and the M8 counts."""
         assert isinstance(view, BeggarView)
         detail = f"{_count(view.cards, 'card')}, {_count(view.tricks, 'trick')}"
-        head = header("Beggar-My-Neighbour", view.to_move, detail, labels)
-        pile = Text("Pile (top last): ", style="bold")
+        head = Heading("Beggar-My-Neighbour", detail, view.to_move)
+        pile = Styled("Pile (top last): ", style="bold")
         if not view.pile:
             pile.append("empty", style="dim")
         shown = view.pile[-12:]
@@ -195,10 +194,10 @@ class BeggarPresenter(Presenter):
             pile.append(f"{len(view.pile) - len(shown)} more ", style="dim")
         for k, token in enumerate(shown):
             pile.append(" " if k else "")
-            pile.append_text(
-                card_text(token) if isinstance(token, Card) else Text(format_token(token))
+            pile.append(
+                card_text(token) if isinstance(token, Card) else Styled(format_token(token))
             )
-        hands = Text()
+        hands = Styled()
         for seat, label in enumerate(labels):
             hands.append("\n" if seat else "")
             hands.append(f"{label}: ")
@@ -206,16 +205,16 @@ class BeggarPresenter(Presenter):
                 hands.append("out (M3)", style="red")
             else:
                 hands.append(_count(view.hand_sizes[seat], "card"))
-        parts: list[RenderableType] = [head, pile, hands]
+        parts: list[Block] = [head, pile, hands]
         if view.owed and view.to_move is not None and view.court_player is not None:
             parts.append(
-                Text(
+                Styled(
                     f"{seat_name(view.to_move)} must pay {view.owed} more card"
                     f"{'s' if view.owed > 1 else ''} to {seat_name(view.court_player)} (M1)",
                     style="yellow",
                 )
             )
-        return Group(*parts)
+        return parts
 
     def result_text(self, outcome: Outcome, labels: Sequence[str], moves: int) -> str:
         return describe_result(outcome, labels).removesuffix(".")

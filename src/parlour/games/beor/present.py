@@ -5,13 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
-
 from parlour.cards import Card
 from parlour.core.game import Action, Outcome, View
-from parlour.core.present import Presenter, card_text, cards_text, hand_line, header
+from parlour.core.present import (
+    Block,
+    Grid,
+    Hand,
+    Heading,
+    Presenter,
+    Styled,
+    card_text,
+    cards_text,
+)
 from parlour.games.beor.notation import BASES, Move
 from parlour.games.beor.view import BeorView
 
@@ -61,56 +66,53 @@ class BeorPresenter(Presenter):
 
     rules = RULES
 
-    def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> RenderableType:
+    def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> list[Block]:
         """Bases (top card last, and size), stocks (size, face, known cards), every seat's
         hand size and publicly known cards, the scrap pile, and the seat's own hand."""
         assert isinstance(view, BeorView)
         # Every player's turn counts (B10's max_turns counts them so): "move" says it plainly.
         move = view.turn + 1 if view.to_move is not None else view.turn
-        head = header("BEOR", view.to_move, f"move {move}", labels)
-        table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
-        table.add_column("base")
-        table.add_column("pile (top last)")
-        table.add_column("stock")
+        head = Heading("BEOR", f"move {move}", view.to_move)
+        table = Grid(("base", "pile (top last)", "stock"))
         for name, top_first, stock in zip(BASES, view.bases, view.stocks, strict=True):
             base = top_first[::-1]  # shown bottom to top, the top card last
-            pile = Text()
+            pile = Styled()
             if len(base) > 5:
                 pile.append(f"{len(base) - 5} below, ", style="dim")
-            pile.append_text(cards_text(base[-5:], empty="empty"))
+            pile.append(cards_text(base[-5:], empty="empty"))
             if stock.size == 0:
-                stock_text = Text("empty: no card may go here (B4)", style="dim")
+                stock_text = Styled("empty: no card may go here (B4)", style="dim")
             else:
-                stock_text = Text(f"{_count(stock.size, 'card')} ")
+                stock_text = Styled(f"{_count(stock.size, 'card')} ")
                 if stock.face_up and stock.top is not None:
                     stock_text.append("face up, top ")
-                    stock_text.append_text(card_text(stock.top))
+                    stock_text.append(card_text(stock.top))
                 else:
                     stock_text.append("face down", style="dim")
                 hidden = [c for k, c in stock.known if not (stock.face_up and k == stock.size - 1)]
                 if hidden:
                     stock_text.append("; known below: ", style="dim")
-                    stock_text.append_text(cards_text(hidden))
-            table.add_row(Text(name.capitalize(), style=_THEME_STYLE[name]), pile, stock_text)
-        parts: list[RenderableType] = [head, table, self._seats(view, labels)]
+                    stock_text.append(cards_text(hidden, empty="none"))
+            table.add_row(Styled(name.capitalize(), style=_THEME_STYLE[name]), pile, stock_text)
+        parts: list[Block] = [head, table, self._seats(view, labels)]
         if view.players > 2:  # B8: only with more than 2 players does a loser's hand go to scrap
-            scrap = Text(f"Scrap pile: {_count(view.scrap_size, 'card')}", style="dim")
+            scrap = Styled(f"Scrap pile: {_count(view.scrap_size, 'card')}", style="dim")
             if view.known_scrap:
                 scrap.append(" (known: ")
-                scrap.append_text(cards_text(view.known_scrap))
+                scrap.append(cards_text(view.known_scrap, empty="none"))
                 scrap.append(")")
             parts.append(scrap)
         if view.hand is not None and not view.hand and view.seat in view.out:
             # B8: the loser's hand went to the scrap pile; an empty "Your hand:" says nothing.
-            parts.append(Text("You are out (B8): you hold no cards.", style="bold red"))
+            parts.append(Styled("You are out (B8): you hold no cards.", style="bold red"))
         elif view.hand is not None:
-            playable = {a.card for a in legal if isinstance(a, Move)}
-            parts.append(hand_line(view.hand, playable, bool(legal)))
-        return Group(*parts)
+            playable = frozenset(a.card for a in legal if isinstance(a, Move))
+            parts.append(Hand(tuple(view.hand), playable, bool(legal)))
+        return parts
 
     @staticmethod
-    def _seats(view: BeorView, labels: Sequence[str]) -> Text:
-        seats = Text()
+    def _seats(view: BeorView, labels: Sequence[str]) -> Styled:
+        seats = Styled()
         for seat, label in enumerate(labels):
             seats.append("\n" if seat else "")
             seats.append(f"{label}: ", style="bold" if seat == view.to_move else "")
@@ -121,7 +123,7 @@ class BeorPresenter(Presenter):
             known = view.known_in_hands[seat]
             if known and seat != view.seat:
                 seats.append("; known to hold ")
-                seats.append_text(cards_text(known))
+                seats.append(cards_text(known, empty="none"))
         return seats
 
     def result_text(self, outcome: Outcome, labels: Sequence[str], moves: int) -> str:
@@ -132,23 +134,23 @@ class BeorPresenter(Presenter):
         names = " and ".join(labels[s] for s in outcome.winners)
         return f"{names} wins after {turns} moves"
 
-    def pretty_action(self, action: Action) -> Text:
+    def pretty_action(self, action: Action) -> Styled:
         if not isinstance(action, Move):
-            return Text(str(action))
+            return Styled(str(action))
         text = card_text(action.card)
         text.append(_target(action))
         return text
 
-    def moves_text(self, actions: Sequence[Action]) -> Text:
+    def moves_text(self, actions: Sequence[Action]) -> Styled:
         """A line per card: ``7♣:  1) >odd  2) >odd/black ...``."""
-        out = Text()
+        out = Styled()
         card: Card | None = None
         for number, action in enumerate(actions, 1):
             assert isinstance(action, Move)
             if action.card is not card:
                 card = action.card
                 out.append("\n" if number > 1 else "")
-                out.append_text(card_text(card))
+                out.append(card_text(card))
                 out.append(":")
             # No-break spaces keep a number with its move when the line wraps.
             out.append(f"  {number})\u00a0", style="dim")

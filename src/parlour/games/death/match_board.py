@@ -12,11 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.table import Table
-from rich.text import Text
-
 from parlour.core.game import Outcome, View, seat_name
-from parlour.core.present import Match, MatchBoard
+from parlour.core.present import Grid, Match, MatchBoard, Styled
+from parlour.core.words import Catalog
 from parlour.games.death.game import dealer_of
 from parlour.games.death.match import MatchTotals
 from parlour.games.death.view import DeathView
@@ -44,7 +42,8 @@ class DeathMatchBoard(MatchBoard):
     """The deals of one match played so far (the spectator's views at their ends), and what
     to say about them."""
 
-    def __init__(self, players: int, planned: int | None) -> None:
+    def __init__(self, players: int, planned: int | None, words: Catalog) -> None:
+        self.words = words
         self.players = players
         self.planned = planned
         self.finished: list[DeathView] = []
@@ -70,7 +69,7 @@ class DeathMatchBoard(MatchBoard):
     def _unit(self, seat: int, count: int) -> str:
         return _figure(count, seat in self._sober())
 
-    def table(self, labels: Sequence[str]) -> Table:
+    def table(self, labels: Sequence[str]) -> Grid:
         """The match table after the last deal: this deal's and the running totals (drinks
         taken, given), and each player's place (G12)."""
         totals = self._totals()
@@ -78,9 +77,8 @@ class DeathMatchBoard(MatchBoard):
         places = _places(totals.taken)
         of = f" of {self.planned}" if self.planned else ""
         title = f"After deal {self.deals}{of}: running totals (G12)"
-        table = Table(title=title, title_justify="left", padding=(0, 1))
-        for column in ("player", "this deal", "total taken", "given", "place"):
-            table.add_column(column)
+        columns = ("player", "this deal", "total taken", "given", "place")
+        table = Grid(columns, title=title, boxed=True, title_left=True)
         for seat, label in enumerate(labels):
             note = " (sober, G14)" if seat in self._sober() else ""
             table.add_row(
@@ -92,7 +90,7 @@ class DeathMatchBoard(MatchBoard):
             )
         return table
 
-    def standing(self, labels: Sequence[str]) -> Text:
+    def standing(self, labels: Sequence[str]) -> Styled:
         """Who leads (or won) the match, in words."""
         totals = self._totals()
         names = " and ".join(labels[s] for s in totals.winners)
@@ -102,7 +100,7 @@ class DeathMatchBoard(MatchBoard):
         if not over and len(totals.winners) == 1:
             verb = "leads"
         what = "the match" if over else f"after {self.deals} deal{'s' if self.deals > 1 else ''}"
-        return Text(
+        return Styled(
             f"{names} {verb} {what} with the fewest taken: {fewest} (G12).", style="bold green"
         )
 
@@ -123,8 +121,8 @@ class DeathMatchBoard(MatchBoard):
         return f"{names} {verb} the deal with the fewest taken, {shown} (G12). {moves} actions"
 
     def next_dealer(self) -> str:
-        """``Player 3 deals`` for the next deal (G12: one seat clockwise each deal)."""
-        return f"{seat_name(dealer_of(self.players, self.deals))} deals"
+        """``Player 3 deals (G12)`` for the next deal (G12: one seat clockwise each deal)."""
+        return f"{seat_name(dealer_of(self.players, self.deals))} deals (G12)"
 
 
 class DeathMatch(Match):
@@ -132,8 +130,8 @@ class DeathMatch(Match):
 
     about = "a match of N deals with running totals, the dealer moving each deal (G12)"
 
-    def board(self, players: int, planned: int | None) -> DeathMatchBoard:
-        return DeathMatchBoard(players, planned)
+    def board(self, players: int, planned: int | None, words: Catalog) -> DeathMatchBoard:
+        return DeathMatchBoard(players, planned, words)
 
 
 DEATH_MATCH = DeathMatch()

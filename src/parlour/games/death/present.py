@@ -6,20 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
-
 from parlour.core.game import Action, Outcome, View, seat_name
 from parlour.core.inputs import quote
 from parlour.core.present import (
+    Block,
     Forfeit,
+    Grid,
+    Hand,
+    Heading,
     Presenter,
     Reply,
+    Styled,
     TableCommand,
     card_text,
-    hand_line,
-    header,
 )
 from parlour.games.death.match_board import DEATH_MATCH
 from parlour.games.death.notation import Give, TablePenalty, Throw, parse_table_entry
@@ -112,14 +111,14 @@ class DeathPresenter(Presenter):
     table_commands = _TABLE_COMMANDS
     match = DEATH_MATCH
 
-    def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> RenderableType:
+    def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> list[Block]:
         """The pile with who threw each card, the drinks table, passes and the give in
         progress, and the seat's own hand."""
         assert isinstance(view, DeathView)
         swept = len(view.swept)
         detail = "opening" if not view.started else f"{swept} card{'s' if swept != 1 else ''} swept"
-        head = header("Becker's Game of Death", view.to_move, detail, labels)
-        pile = Text("Pile (top last): ", style="bold")
+        head = Heading("Becker's Game of Death", detail, view.to_move)
+        pile = Styled("Pile (top last): ", style="bold")
         if not view.pile:
             why = (
                 "the holder of the two of diamonds opens (G1)" if not view.started else "a new lead"
@@ -127,11 +126,9 @@ class DeathPresenter(Presenter):
             pile.append(f"empty: {why}", "dim")
         for k, (card, seat) in enumerate(zip(view.pile, view.pile_seats, strict=True)):
             pile.append("  " if k else "")
-            pile.append_text(card_text(card))
+            pile.append(card_text(card))
             pile.append(f"\u00a0(P{seat + 1})", style="dim")
-        table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
-        for column in ("player", "cards", "drinks taken", "given", "note"):
-            table.add_column(column)
+        table = Grid(("player", "cards", "drinks taken", "given", "note"))
         sober = set(view.options.sober)
         for seat, label in enumerate(labels):
             notes = []
@@ -144,18 +141,18 @@ class DeathPresenter(Presenter):
             if view.pending_give is not None and view.pending_give[0] == seat:
                 notes.append(f"giving {view.pending_give[1]} (G5)")
             table.add_row(
-                Text(label, style="bold green" if seat == view.to_move else ""),
+                Styled(label, style="bold green" if seat == view.to_move else ""),
                 str(view.hand_sizes[seat]),
                 str(view.drinks_taken[seat]),
                 str(view.drinks_given[seat]),
                 ", ".join(notes),
             )
-        parts: list[RenderableType] = [head, pile, table]
+        parts: list[Block] = [head, pile, table]
         if view.hand is not None:
-            playable = {a.card for a in legal if isinstance(a, Throw)}
+            playable = frozenset(a.card for a in legal if isinstance(a, Throw))
             marking = bool(legal) and view.pending_give is None
-            parts.append(hand_line(view.hand, playable, marking))
-        return Group(*parts)
+            parts.append(Hand(tuple(view.hand), playable, marking))
+        return parts
 
     def result_text(self, outcome: Outcome, labels: Sequence[str], moves: int) -> str:
         """``Player 2 wins with the fewest drinks taken (G12). 93 actions``."""
@@ -163,10 +160,10 @@ class DeathPresenter(Presenter):
         lead = f"{names} win{'s' if len(outcome.winners) == 1 else ''}"
         return f"{lead} with the fewest drinks taken (G12). {moves} actions"
 
-    def end_table(self, outcome: Outcome, view: View, labels: Sequence[str]) -> RenderableType:
+    def end_table(self, outcome: Outcome, view: View, labels: Sequence[str]) -> Grid:
         """G12: drinks taken and given by each player, and his place."""
         assert isinstance(view, DeathView)
-        table = Table("player", "drinks taken", "given", "place", title="Drinks")
+        table = Grid(("player", "drinks taken", "given", "place"), title="Drinks", boxed=True)
         for seat, label in enumerate(labels):
             table.add_row(
                 label,
@@ -180,8 +177,8 @@ class DeathPresenter(Presenter):
         """Every legal action but a give, which has a prompt of its own (G5)."""
         return [a for a in legal if not isinstance(a, Give)]
 
-    def pretty_action(self, action: Action) -> Text:
-        return card_text(action.card) if isinstance(action, Throw) else Text(str(action))
+    def pretty_action(self, action: Action) -> Styled:
+        return card_text(action.card) if isinstance(action, Throw) else Styled(str(action))
 
     @staticmethod
     def _giving(view: View) -> int | None:

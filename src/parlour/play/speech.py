@@ -1,0 +1,77 @@
+"""The language the terminal speaks, and its own words.
+
+``parlour play --lang ro`` (or the locale) picks one of :data:`~parlour.core.words.LANGUAGES`
+for the whole table: the terminal's generic strings (menu, prompts, help, the end) come from
+the play layer's catalog (``parlour.play.words``), a game's from the game's own catalog (the
+same one the browser reads), through a presenter speaking it (:func:`presenter_of`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from contextvars import ContextVar
+
+from parlour.core.game import Game
+from parlour.core.present import Presenter
+from parlour.core.words import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
+
+__all__ = [
+    "WORDS",
+    "language",
+    "language_from_locale",
+    "presenter_of",
+    "say",
+    "seat_called",
+    "use_language",
+    "words",
+]
+
+WORDS = "parlour.play.words"
+_LANGUAGE: ContextVar[str] = ContextVar("parlour_play_language", default=DEFAULT_LANGUAGE)
+
+
+def language_from_locale(environ: Mapping[str, str] | None = None) -> str:
+    """The first language of the locale that the terminal speaks (``LANGUAGE``, a list such as
+    ``ro:en``, then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English."""
+    env = os.environ if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        for part in value.split(":"):
+            code = part.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
+            if code in LANGUAGES:
+                return code
+        if value and name != "LANGUAGE":
+            break  # the first locale variable set decides (as gettext does)
+    return DEFAULT_LANGUAGE
+
+
+def use_language(lang: str) -> None:
+    """Speak ``lang`` from now on (one of :data:`~parlour.core.words.LANGUAGES`)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"not a language of Parlour: {lang!r}")
+    _LANGUAGE.set(lang)
+
+
+def language() -> str:
+    return _LANGUAGE.get()
+
+
+def words() -> Catalog:
+    """The terminal's own words in the language spoken."""
+    return catalog(WORDS, language())
+
+
+def say(key: str, /, count: int | None = None, **values: object) -> str:
+    """The terminal's sentence ``key`` in the language spoken."""
+    return words()(key, count, **values)
+
+
+def seat_called(seat: int) -> str:
+    """``Player 3`` in the language spoken (seats count from 0, people from 1)."""
+    return say("seat", number=seat + 1)
+
+
+def presenter_of(game: Game) -> Presenter:
+    """The game's presenter speaking the language spoken, from the game's catalog."""
+    return game.presenter.speaking(game.words(language()))
