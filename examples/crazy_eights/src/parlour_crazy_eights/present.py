@@ -123,7 +123,8 @@ class CrazyEightsPresenter(Presenter):
         assert isinstance(view, C8View)
         if view.hands is None:
             return None
-        grid = Grid(("", "", ""), boxed=True)
+        say = self.words
+        grid = Grid((say("ui.col.player"), say("ui.col.hand"), say("ui.col.points")), boxed=True)
         for seat, label in enumerate(labels):
             cards = Styled(" ").join(card_text(c) for c in view.hands[seat])
             grid.add_row(label, cards, str(outcome.scores[seat]))
