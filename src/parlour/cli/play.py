@@ -26,12 +26,14 @@ from parlour.cli.play_session import claim_save, play_tables, save_table, watch_
 from parlour.core.game import Game
 from parlour.core.inputs import parse_int
 from parlour.core.record import Record
+from parlour.core.words import LANGUAGES
 from parlour.errors import ParlourError
 from parlour.games import GAMES, find_game
 from parlour.play.menu import ask_menu, menu_games
 from parlour.play.saving import (
     default_save_path,
 )
+from parlour.play.speech import language_from_locale, spoken
 from parlour.play.table import (
     PERSON,
     Table,
@@ -61,7 +63,8 @@ def _matches() -> str:
 def _cmd_play(args: argparse.Namespace) -> int:
     _ctrl_c_reaches_the_table()
     try:
-        return _play(args)
+        with spoken(args.lang or language_from_locale()):
+            return _play(args)
     except KeyboardInterrupt:
         # The terminal echoed ^C: the one line saying so starts on a line of its own.
         sys.stderr.write("\n")
@@ -173,6 +176,15 @@ def _resumed_table(args: argparse.Namespace) -> Table:
     return Table.from_record(record, args.seat or ())
 
 
+def _lang(text: str) -> str:
+    """``--lang LANG``: one of the languages Parlour speaks."""
+    if text not in LANGUAGES:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a language of Parlour: {', '.join(LANGUAGES)}"
+        )
+    return text
+
+
 def _deals(text: str) -> int:
     """``--deals N``: a match of 1 to 1000 deals."""
     try:
@@ -263,6 +275,13 @@ def register(
         type=_deals,
         metavar="N",
         help=_matches(),
+    )
+    p.add_argument(
+        "--lang",
+        type=_lang,
+        metavar="LANG",
+        help=f"the language of the table: {', '.join(LANGUAGES)} (default: from the locale, "
+        "LANGUAGE, LC_ALL, LC_MESSAGES or LANG; else en)",
     )
     add_option_flags(p)
     p.set_defaults(func=_cmd_play)

@@ -7,12 +7,10 @@ describes only from what a seat may know: a :class:`~parlour.core.game.View`, an
 hidden card.
 
 The core speaks words, the front end draws them: a presenter describes its table in the neutral
-blocks below and never imports a drawing library. :class:`Styled` is text in runs, each with a
-style named as a word list (``"bold red"``, ``"dim"``); :class:`Grid` a table of labelled
-columns; :class:`Heading` the line over a table and :class:`Hand` the seat's own hand, whose
-words (``Your hand:``, ``3 players``) are the front end's own. The terminal
-(:mod:`parlour.play.draw`) turns them into rich renderables; another front end may draw them its
-own way. A presenter speaks the language of the catalog it is given (:meth:`Presenter.speaking`).
+blocks of :mod:`parlour.core.describe` (re-exported here) and never imports a drawing library;
+the terminal (:mod:`parlour.play.draw`) turns them into rich renderables. A presenter speaks the
+language of the catalog it is given (:meth:`Presenter.speaking`): its events, refusals and
+interface strings come from the game's words (:mod:`parlour.core.words`).
 
 :class:`Presenter` is the protocol with the defaults a plain game needs (a game subclasses it
 and overrides what it does differently).
@@ -22,13 +20,25 @@ from __future__ import annotations
 
 import copy
 from abc import abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Protocol, Self
 
-from parlour.cards import Card
-from parlour.core.game import JSON, Action, Outcome, State, View, seat_name
-from parlour.core.words import Catalog
+from parlour.cards import parse_card
+from parlour.core.describe import (
+    Block,
+    Grid,
+    Hand,
+    Heading,
+    Span,
+    Styled,
+    card_text,
+    cards_text,
+    numbered_text,
+)
+from parlour.core.game import JSON, Action, Event, Outcome, State, View, seat_name
+from parlour.core.words import DEFAULT_LANGUAGE, Catalog
+from parlour.errors import ParlourError
 
 __all__ = [
     "Block",
@@ -50,135 +60,6 @@ __all__ = [
     "cards_text",
     "numbered_text",
 ]
-
-
-# -- the neutral description ------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    """A run of text in one style (style words as a front end reads them, ``""``: plain)."""
-
-    text: str
-    style: str = ""
-
-
-class Styled:
-    """Text made of styled runs, with a ``style`` under all of them (as a whole line in bold
-    with a red card in it). Built by appending; :meth:`stylize` styles what is there so far."""
-
-    __slots__ = ("spans", "style")
-
-    def __init__(self, text: str = "", style: str = "") -> None:
-        self.style = style
-        self.spans: list[Span] = [Span(text)] if text else []
-
-    @property
-    def plain(self) -> str:
-        return "".join(s.text for s in self.spans)
-
-    def append(self, text: str | Styled, style: str = "") -> Self:
-        """Add ``text`` after what is there (a :class:`Styled` keeps its own styles)."""
-        if isinstance(text, Styled):
-            for span in text.spans:
-                self.spans.append(Span(span.text, _joined(style, text.style, span.style)))
-        elif text:
-            self.spans.append(Span(text, style))
-        return self
-
-    def stylize(self, style: str) -> Self:
-        """Add ``style`` to the text so far (not to what is appended later)."""
-        self.spans = [Span(s.text, _joined(s.style, style)) for s in self.spans]
-        return self
-
-    def join(self, items: Iterable[Styled | str]) -> Styled:
-        """``items`` with this text between them, as ``str.join``."""
-        out = Styled()
-        for k, item in enumerate(items):
-            if k:
-                out.append(self)
-            out.append(item)
-        return out
-
-    @classmethod
-    def assemble(cls, *parts: Styled | str) -> Styled:
-        out = cls()
-        for part in parts:
-            out.append(part)
-        return out
-
-
-def _joined(*styles: str) -> str:
-    return " ".join(s for s in styles if s)
-
-
-@dataclass(slots=True)
-class Grid:
-    """A table: ``columns`` (their headings), rows of cells, a ``title``; ``boxed`` draws lines
-    around and between the cells (a result), else it is a plain grid with bold headings.
-    ``title_left`` puts the title over the left edge instead of the middle."""
-
-    columns: tuple[str, ...]
-    rows: list[tuple[Styled | str, ...]] = field(default_factory=list)
-    title: str | None = None
-    boxed: bool = False
-    title_left: bool = False
-
-    def add_row(self, *cells: Styled | str) -> None:
-        self.rows.append(cells)
-
-
-@dataclass(frozen=True, slots=True)
-class Heading:
-    """The line over a table: the game's ``title``, the players, a ``detail`` of the game's
-    own (``move 8``) and who is to move (the front end names the seats and the players)."""
-
-    title: str
-    detail: str
-    to_move: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class Hand:
-    """The seat's own hand; when ``marking``, the cards with a legal move (``playable``) are
-    marked and the others greyed."""
-
-    cards: tuple[Card, ...]
-    playable: frozenset[Card] = frozenset()
-    marking: bool = False
-
-
-Block = Styled | Grid | Heading | Hand
-"""One part of a table as a presenter describes it, drawn one under the other."""
-
-
-def card_text(card: Card | str) -> Styled:
-    """A card as people read it: ``10♥`` in red, ``K♠`` in bold, a Joker in magenta; a rank
-    class (``K``, ``-``) or other token as it is."""
-    if isinstance(card, str):
-        return Styled(card, style="bold")
-    if card.is_joker:
-        return Styled(card.pretty(), style="magenta")
-    red = card.suit is not None and card.suit.is_red
-    return Styled(card.pretty(), style="bold red" if red else "bold")
-
-
-def cards_text(cards: Sequence[Card], *, empty: str) -> Styled:
-    """Cards side by side (``empty`` in grey when there are none)."""
-    if not cards:
-        return Styled(empty, style="dim")
-    return Styled(" ").join(card_text(c) for c in cards)
-
-
-def numbered_text(actions: Sequence[Action], pretty: Callable[[Action], Styled]) -> Styled:
-    """Moves numbered on one line: ``1) 7♣  2) 9♣  3) pass``. No-break spaces keep a number
-    with its move when the line wraps."""
-    out = Styled()
-    for number, action in enumerate(actions, 1):
-        out.append("  " if number > 1 else "")
-        out.append(f"{number})\u00a0", style="dim")
-        out.append(pretty(action))
-    return out
 
 
 # -- what a game says and asks ----------------------------------------------------------------
@@ -346,6 +227,39 @@ class Presenter(Protocol):
         ruling) and how long the game was (``moves``: the player actions played)."""
         ...
 
+    def event_words(
+        self, event: Event, name: Callable[[int], str]
+    ) -> tuple[str, dict[str, object]]:
+        """The catalog key of ``event`` and the values its words take: ``event.KIND`` and the
+        event's data, with ``player`` the name of its seat (``name``) and ``card`` as people
+        write it (a game names a variant key or adds values of its own)."""
+        values: dict[str, object] = {
+            k: v
+            for k, v in event.data.items()
+            if isinstance(v, str | int) and not isinstance(v, bool)
+        }
+        seat = event.data.get("seat")
+        if isinstance(seat, int):
+            values["player"] = name(seat)
+        card = event.data.get("card")
+        if isinstance(card, str):
+            values["card"] = _pretty(card)
+        return f"event.{event.kind}", values
+
+    def event_text(self, event: Event, name: Callable[[int], str]) -> str:
+        """``event`` in words in the language spoken (:meth:`event_words`); its own text
+        (English) when speaking English or when the catalog has no words for it."""
+        if self.words.lang == DEFAULT_LANGUAGE:
+            return event.text
+        key, values = self.event_words(event, name)
+        if key not in self.words:
+            return event.text
+        count = values.pop("count", None)
+        try:
+            return self.words(key, count if isinstance(count, int) else None, **values)
+        except (KeyError, IndexError, ValueError):
+            return event.text
+
     def end_table(self, outcome: Outcome, view: View, labels: Sequence[str]) -> Grid | None:
         """A table shown under the result, from the spectator's ``view``, or ``None``."""
         return None
@@ -392,3 +306,11 @@ class Presenter(Protocol):
         """The number of players of a deal typed on the command line, ``None`` for a game
         without :attr:`deal_usage`. Raises InvalidNotation naming what is wrong."""
         return None
+
+
+def _pretty(card: str) -> str:
+    """A card's name as people write it (``10♥``), or the text as it is."""
+    try:
+        return parse_card(card).pretty()
+    except ParlourError:
+        return card

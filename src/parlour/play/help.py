@@ -15,11 +15,12 @@ from collections.abc import Mapping
 
 from parlour.core.game import Game
 from parlour.core.options import OptionSpec
-from parlour.play.speech import presenter_of
+from parlour.core.present import Presenter
+from parlour.core.words import DEFAULT_LANGUAGE
+from parlour.play.speech import presenter_of, say
 
 __all__ = ["commands_text", "rules_text", "watch_keys_text"]
 
-_MOVES = "a number picks that move, or type the move itself (Tab completes it)."
 _RULING = re.compile(r"\(([A-Z]\d+)[,)]")
 
 
@@ -55,7 +56,7 @@ def rules_text(game: Game, options: Mapping[str, object] | None = None) -> str:
             changed.setdefault(spec.ruling, "")
             changed[spec.ruling] += f"\n  ↳ {_changed(spec, value)}"
     lines = []
-    for line in presenter.rules.split("\n"):
+    for line in _rules(presenter).split("\n"):
         found = _RULING.search(line)
         if found is not None and found.group(1) in changed:
             line += changed.pop(found.group(1))
@@ -73,6 +74,26 @@ def rules_text(game: Game, options: Mapping[str, object] | None = None) -> str:
     return "\n".join(lines)
 
 
+def _rules(presenter: Presenter) -> str:
+    """The rules in short: the presenter's in English, else the game's catalog's (``rules.title``,
+    ``rules.goal``, then each section's heading and items)."""
+    words = presenter.words
+    if words.lang == DEFAULT_LANGUAGE or "rules.title" not in words:
+        return presenter.rules
+    lines = []
+    for key in words.entries:
+        if not key.startswith("rules."):
+            continue
+        text = words(key)
+        if key.endswith(".heading"):
+            lines.append(f"{text}:")
+        elif ".item." in key:
+            lines.append(f"• {text}")
+        else:
+            lines.append(text)
+    return "\n".join(lines)
+
+
 def watch_keys_text(by_hand: bool) -> str:
     """The keys of watching: faster, slower, pause, to the end (and back to turning by hand
     for someone who asked for ``auto``)."""
@@ -84,21 +105,16 @@ def commands_text(game: Game, *, undo: bool = True) -> str:
     """The table's commands; hint and undo only where players make decisions (undo for one
     person against bots)."""
     decides = game.info.decisions
-    hint = " · hint: what the heuristic bot would play" if decides else ""
-    undo_line = (
-        "undo: take back your last move (never past a card you have seen since) · "
-        if decides and undo
-        else ""
-    )
+    hint = say("help.hint") if decides else ""
+    undo_line = say("help.undo") if decides and undo else ""
     watching = ""
     if not decides:
         watching = f"\n  while your cards are turned for you: {watch_keys_text(True)}"
     return "\n".join(
         (
-            f"Commands: {presenter_of(game).input_help or _MOVES}",
-            f"  help: this page · moves: draw the table again{hint}",
-            f"  {undo_line}save [FILE or FOLDER]: save the game",
-            "  quit (or Ctrl-C): leave the game (save, leave without saving, or back to it)"
-            + watching,
+            say("help.commands", how=presenter_of(game).input_help or say("help.moves")),
+            say("help.help", hint=hint),
+            say("help.save", undo=undo_line),
+            say("help.quit") + watching,
         )
     )

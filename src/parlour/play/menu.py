@@ -1,7 +1,7 @@
 """The short menu of ``parlour play`` with no arguments: game, players, people, bots.
 
 Each question shows its default in brackets; Enter takes it, so four presses of Enter start a
-two-player game of BEOR against a strong bot. The games, their player ranges and defaults come
+game of the first game listed against a strong bot. The games, their player ranges and defaults come
 from each game's ``info``; games where players decide come first, the others (watched) after.
 """
 
@@ -17,16 +17,18 @@ from parlour.core.game import Game
 from parlour.errors import ParlourError
 from parlour.games import GAMES, find_game
 from parlour.play.saving import Reader
+from parlour.play.speech import say
 from parlour.play.table import default_bot
 
 __all__ = ["BOT_LEVELS", "Choice", "ask_menu", "menu_games"]
 
 BOT_LEVELS = (
-    ("expert", "expert", "searches longest, up to about a second a move"),
-    ("hard", "hard", "searches ahead, about a tenth of a second a move"),
-    ("medium", "medium", "plays by rules of thumb"),
-    ("easy", "easy", "careless slips (in the Game of Death: random moves)"),
+    ("expert", "expert", "menu.level.expert"),
+    ("hard", "hard", "menu.level.hard"),
+    ("medium", "medium", "menu.level.medium"),
+    ("easy", "easy", "menu.level.easy"),
 )
+"""The bot levels: the name shown, the bot's spec and the key of what it does."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,13 +53,13 @@ def _ask_number(
             return default
         if answer.isascii() and answer.isdigit() and low <= int(answer) <= high:
             return int(answer)
-        console.print(Text(f"Please answer a number from {low} to {high}.", style="yellow"))
+        console.print(Text(say("menu.number", low=low, high=high), style="yellow"))
 
 
 def _ask_game(read: Reader, console: Console, games: Sequence[Game]) -> Game:
     """A number from the list, or a game's name or alias, or the start of its title."""
     while True:
-        answer = read("Which game? [1]> ").strip()
+        answer = read(say("menu.which_game")).strip()
         if not answer:
             return games[0]
         if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(games):
@@ -71,21 +73,22 @@ def _ask_game(read: Reader, console: Console, games: Sequence[Game]) -> Game:
             if game.title.lower().startswith(wanted) or wanted in game.title.lower():
                 return game
         names = ", ".join(g.name for g in games)
-        console.print(Text(f"Please answer 1 to {len(games)} or a name: {names}.", style="yellow"))
+        console.print(Text(say("menu.game_name", count=len(games), names=names), style="yellow"))
 
 
 def ask_menu(read: Reader, console: Console, game: Game | None = None) -> Choice:
     """Ask the questions (game only when not given). Raises EOFError if input ends."""
-    console.print(Text("Welcome to Parlour.", style="bold"), "Press Enter for the default.")
+    console.print(Text(say("menu.welcome"), style="bold"), say("menu.enter"))
     if game is None:
         games = menu_games()
         for k, g in enumerate(games, 1):
-            console.print(f"  {k}) {g.title} ({g.info.min_players}-{g.info.max_players} players)")
+            low, high = g.info.min_players, g.info.max_players
+            console.print(say("menu.game_line", number=k, title=g.title, low=low, high=high))
         game = _ask_game(read, console, games)
     players = _ask_number(
         read,
         console,
-        f"How many players ({game.info.min_players}-{game.info.max_players})?",
+        say("menu.how_many", low=game.info.min_players, high=game.info.max_players),
         game.info.min_players,
         game.info.max_players,
         game.info.default_players,
@@ -93,7 +96,7 @@ def ask_menu(read: Reader, console: Console, game: Game | None = None) -> Choice
     people = _ask_number(
         read,
         console,
-        f"How many people at this keyboard (0 watches bots play, up to {players})?",
+        say("menu.people", count=players),
         0,
         players,
         1,
@@ -101,8 +104,8 @@ def ask_menu(read: Reader, console: Console, game: Game | None = None) -> Choice
     bot = default_bot(game)
     if people < players and game.info.decisions:
         for k, (level, _, about) in enumerate(BOT_LEVELS, 1):
-            console.print(f"  {k}) {level}: {about}")
-        strength = _ask_number(read, console, "How strong are the bots?", 1, len(BOT_LEVELS), 1)
+            console.print(f"  {k}) {level}: {say(about)}")
+        strength = _ask_number(read, console, say("menu.strength"), 1, len(BOT_LEVELS), 1)
         bot = BOT_LEVELS[strength - 1][1]
     seats: Sequence[str] = ["person"] * people + [bot] * (players - people)
     return Choice(game, tuple(seats))

@@ -24,6 +24,7 @@ from rich.text import Text
 from parlour.core.game import Action, Event, LogEntry, View
 from parlour.core.present import Presenter, numbered_text
 from parlour.play.draw import blocks, text
+from parlour.play.speech import say, seat_called
 
 __all__ = [
     "MOVES_HEADING",
@@ -46,11 +47,15 @@ def last_events(entries: Sequence[LogEntry], count: int) -> list[Event]:
     return events[-count:] if count else events
 
 
-def log_text(events: Sequence[Event]) -> Text:
-    """Recent events in plain words, one a line, oldest first."""
+def log_text(events: Sequence[Event], presenter: Presenter | None = None) -> Text:
+    """Recent events in plain words (``presenter``'s language), one a line, oldest first."""
     if not events:
-        return Text("(nothing has happened yet)", style="dim")
-    return Text("\n").join(Text("• " + e.text) for e in events)
+        return Text(say("log_empty"), style="dim")
+    return Text("\n").join(Text("• " + _event(e, presenter)) for e in events)
+
+
+def _event(event: Event, presenter: Presenter | None) -> str:
+    return event.text if presenter is None else presenter.event_text(event, seat_called)
 
 
 def wrap_moves(moves: Text, width: int) -> Text:
@@ -102,8 +107,8 @@ def screen(
     shown = presenter.numbered(legal)
     if shown:
         moves = wrap_moves(text(presenter.moves_text(shown)), width)
-        parts += [Text(MOVES_HEADING, style="bold"), moves]
-    parts += [Text("Recent events:", style="bold"), log_text(events)]
+        parts += [Text(say("moves_heading"), style="bold"), moves]
+    parts += [Text(say("log_heading"), style="bold"), log_text(events, presenter)]
     return Group(*parts)
 
 
@@ -144,19 +149,19 @@ def fitted_screen(
                 moves, lines = packed, len(packed.plain.split("\n"))
         used += lines
         if used + 1 <= height:
-            parts.append(Text(MOVES_HEADING, style="bold"))
+            parts.append(Text(say("moves_heading"), style="bold"))
             used += 1
         parts.append(moves)
     room = height - used - 1  # the heading "Recent events:"
     if room > 0 and events:
         kept: list[Event] = []
         for event in reversed(events):
-            need = screen_height(console, Text("• " + event.text), width)
+            need = screen_height(console, Text("• " + _event(event, presenter)), width)
             if need > room:
                 break
             kept.insert(0, event)
             room -= need
         if kept:
-            parts += [Text("Recent events:", style="bold"), log_text(kept)]
+            parts += [Text(say("log_heading"), style="bold"), log_text(kept, presenter)]
     parts += notes
     return Group(*parts)

@@ -9,7 +9,8 @@ same one the browser reads), through a presenter speaking it (:func:`presenter_o
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from contextvars import ContextVar
 
 from parlour.core.game import Game
@@ -23,6 +24,7 @@ __all__ = [
     "presenter_of",
     "say",
     "seat_called",
+    "spoken",
     "use_language",
     "words",
 ]
@@ -51,6 +53,18 @@ def use_language(lang: str) -> None:
     if lang not in LANGUAGES:
         raise ValueError(f"not a language of Parlour: {lang!r}")
     _LANGUAGE.set(lang)
+
+
+@contextmanager
+def spoken(lang: str) -> Iterator[None]:
+    """Speak ``lang`` inside the ``with`` block, and the language spoken before after it."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"not a language of Parlour: {lang!r}")
+    token = _LANGUAGE.set(lang)
+    try:
+        yield
+    finally:
+        _LANGUAGE.reset(token)
 
 
 def language() -> str:

@@ -19,6 +19,7 @@ from parlour.core.record import Record, TableEntry
 from parlour.core.rng import derive_seed
 from parlour.errors import InvalidOption, InvalidRecord, ParlourError
 from parlour.games import find_game
+from parlour.play.speech import say, seat_called
 
 __all__ = [
     "PERSON",
@@ -205,10 +206,10 @@ class Table:
 
     def seat_label(self, seat: int) -> str:
         """``Player 2 (ismcts)``, ``Player 1 (you)`` with one person, ``Player 3`` for people."""
-        name = seat_name(seat)
+        name = seat_called(seat)
         spec = self.seats[seat]
         if spec.is_person:
-            return f"{name} (you)" if len(self.people) == 1 else name
+            return say("seat_you", name=name) if len(self.people) == 1 else name
         return f"{name} ({spec.spec})"
 
     def apply(self, action: Action | str, *, forced: bool = False) -> State:

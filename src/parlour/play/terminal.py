@@ -17,20 +17,21 @@ from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from parlour.core.game import Outcome, View, seat_name
+from parlour.core.game import Outcome, View
 from parlour.play.draw import grid
 from parlour.play.forced import forced_moves
 from parlour.play.keys import Keyboard
 from parlour.play.saving import Reader, Saver
 from parlour.play.screen import Screen
-from parlour.play.speech import presenter_of
+from parlour.play.speech import presenter_of, say, seat_called
 from parlour.play.table import Table
-from parlour.play.turn import QUIT_WORDS, PersonTurn, plural
+from parlour.play.turn import QUIT_WORDS, PersonTurn
 from parlour.play.watching import TableWatch
 
 __all__ = ["LEAVE_QUESTION", "Reader", "TerminalGame", "play_on"]
 
 LEAVE_QUESTION = "Leave the game? (save / leave without saving / back to the game) [back]> "
+"""The English of the question (the words: ``leave_question``)."""
 
 
 class _Quit(Exception):
@@ -165,7 +166,7 @@ class TerminalGame:
                 if seat in self.auto:
                     table.apply(table.state.legal_actions()[0])  # the only move there is
                 elif table.people and self.console.is_terminal and table.has_decisions:
-                    with self.console.status(f"{self.labels[seat]} is thinking..."):
+                    with self.console.status(say("thinking", label=self.labels[seat])):
                         table.bot_move()
                 else:
                     table.bot_move()
@@ -187,7 +188,7 @@ class TerminalGame:
         """``quit`` or Ctrl-C: leave (saving or not) or go back to the game; True to leave."""
         while True:
             try:
-                answer = self.ask(LEAVE_QUESTION).strip().lower()
+                answer = self.ask(say("leave_question")).strip().lower()
             except KeyboardInterrupt:
                 self.console.print()
                 answer = "back"
@@ -198,7 +199,7 @@ class TerminalGame:
             if answer in ("l", "leave", "leave without saving", "quit", "q"):
                 self.saver.leave_unsaved()
                 return True
-            self.screen.say("Please answer save, leave or back (Enter goes back to the game).")
+            self.screen.say(say("leave_again"))
 
     def _quit_if_leaving(self) -> None:
         """``q`` while watching: leave the game when the person says so."""
@@ -230,16 +231,13 @@ class TerminalGame:
         presses Enter after the hand-over is shown (keys typed before it are thrown away)."""
         self.screen.notes.clear()
         panel = Panel(
-            f"{seat_name(seat)}'s turn. Pass the keyboard to {seat_name(seat)}; everyone "
-            "else, look away.",
+            say("hand_over", name=seat_called(seat)),
             style="bold magenta",
         )
         self.screen.draw(None, footer=panel)
         while True:
             try:
-                answer = self.ask(
-                    f"{seat_name(seat)}, press Enter when you are ready> ", fresh=True
-                )
+                answer = self.ask(say("ready", name=seat_called(seat)), fresh=True)
             except KeyboardInterrupt:
                 self.console.print()
                 answer = "quit"
@@ -251,7 +249,7 @@ class TerminalGame:
             if not answer.strip():
                 self.screen.notes.clear()
                 return
-            only = f"Only {seat_name(seat)} should answer: press Enter (or type quit)."
+            only = say("only_you", name=seat_called(seat))
             self.screen.notes[:] = [Text(only, style="yellow")]
             self.screen.draw(None, keep_notes=True, footer=panel)
 
@@ -262,7 +260,7 @@ class TerminalGame:
         viewer = self.table.people[0] if len(self.table.people) == 1 else None
         self.screen.notes.clear()
         self.screen.draw(viewer)
-        self.console.print(Panel(self.result_text(), title="Game over", style="bold green"))
+        self.console.print(Panel(self.result_text(), title=say("game_over"), style="bold green"))
         if self.end_table is not None:
             extra = self.end_table()
         else:
@@ -282,14 +280,14 @@ class TerminalGame:
             text = self.presenter.result_text(outcome, self.labels, moves)
         undone = self.table.undone
         if undone:
-            return f"{text}; {plural(undone, 'move')} taken back."
+            return say("taken_back", count=undone, text=text)
         return f"{text}."
 
 
-def play_on(read: Reader = input, question: str = "Play another game? [y/N]> ") -> bool:
+def play_on(read: Reader = input, question: str | None = None) -> bool:
     """Ask whether to play another game; True for yes."""
     try:
-        answer = read(question).strip().lower()
+        answer = read(question or say("play_another")).strip().lower()
     except (EOFError, KeyboardInterrupt):
         return False
     return answer in ("y", "yes")

@@ -17,7 +17,7 @@ from typing import Protocol
 from rich.text import Text
 
 from parlour.bots import make_agent
-from parlour.core.game import State
+from parlour.core.game import State, seat_name
 from parlour.core.present import Reply
 from parlour.core.rng import derive_seed
 from parlour.errors import IllegalAction, InvalidNotation, ParlourError
@@ -27,6 +27,7 @@ from parlour.play.forced import forfeit_cost
 from parlour.play.help import commands_text, rules_text, watch_keys_text
 from parlour.play.saving import Saver
 from parlour.play.screen import Screen
+from parlour.play.speech import say, seat_called
 
 __all__ = ["QUIT_WORDS", "Ask", "PersonTurn", "plural"]
 
@@ -81,6 +82,7 @@ class PersonTurn:
         while True:
             state = self.table.state
             prompt = self.presenter.prompt(state.view(seat))
+            prompt = prompt.replace(seat_name(seat), seat_called(seat), 1)
             self._completions = self._candidates(state)
             try:
                 line = self.ask(prompt).strip()
@@ -119,7 +121,7 @@ class PersonTurn:
         if reply is not None:
             return self._reply(seat, reply)
         if not line:
-            self.screen.say("Type a move's number or the move itself; help shows the rules.")
+            self.screen.say(say("type_move"))
             return False
         return self._play(seat, line)
 
@@ -132,7 +134,7 @@ class PersonTurn:
             commands_text(table.game, undo=len(table.people) == 1), style="dim", highlight=False
         )
         if self.screen.fitted:
-            self.ask("Press Enter to go back to the table> ")
+            self.ask(say("help_back"))
             self.screen.draw(seat, keep_notes=True)
 
     def _play(self, seat: int, line: str) -> bool:
@@ -141,18 +143,18 @@ class PersonTurn:
         if line.isascii() and line.isdigit():
             k = int(line) if len(line) < 6 else 0
             if not 1 <= k <= len(numbered):
-                self.screen.say(f"There is no move {line[:8]}: the moves are 1 to {len(numbered)}.")
+                self.screen.say(say("no_move", line=line[:8], count=len(numbered)))
                 return False
             self.table.apply(numbered[k - 1])
             return True
         try:
             action = state.parse_action(line)
         except InvalidNotation as err:
-            self.screen.say(f"{err}. Try again (help shows the rules and notation).")
+            self.screen.say(say("try_again", error=err))
             return False
         except IllegalAction as err:
             if not self._forfeit(seat, line, err):
-                self.screen.say(f"{err}. Try again (help shows the rules and notation).")
+                self.screen.say(say("try_again", error=err))
             return False
         self.table.apply(action)
         return True

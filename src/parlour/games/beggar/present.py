@@ -23,6 +23,7 @@ from parlour.core.present import (
     WatchLine,
     card_text,
 )
+from parlour.core.words import catalog
 from parlour.games.beggar.notation import format_deal_ranks, format_token, parse_deal
 from parlour.games.beggar.play import play_to_end
 from parlour.games.beggar.rules import PLAY, BeggarState
@@ -176,6 +177,7 @@ class BeggarPresenter(Presenter):
     """Beggar-My-Neighbour at a table: hand sizes, the pile, the payment in progress."""
 
     rules = RULES
+    words = catalog("parlour.games.beggar.words")
     input_help = "Enter turns your card · auto: turn your cards for you to the end of the game"
     deal_usage = "a deal in M9 notation (--Q-K.../-K--A...), the first hand leading"
 
@@ -185,7 +187,7 @@ class BeggarPresenter(Presenter):
         """Hand sizes, the pile (top last), the payment in progress and the M8 counts."""
         assert isinstance(view, BeggarView)
         detail = f"{_count(view.cards, 'card')}, {_count(view.tricks, 'trick')}"
-        head = Heading("Beggar-My-Neighbour", detail, view.to_move)
+        head = Heading(self.words("game.title"), detail, view.to_move)
         pile = Styled("Pile (top last): ", style="bold")
         if not view.pile:
             pile.append("empty", style="dim")

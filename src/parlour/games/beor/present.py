@@ -3,10 +3,11 @@ in words and the rules in short."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from parlour.cards import Card
-from parlour.core.game import Action, Outcome, View
+from parlour.cards import Card, parse_card
+from parlour.core.game import Action, Event, Outcome, View
 from parlour.core.present import (
     Block,
     Grid,
@@ -17,6 +18,7 @@ from parlour.core.present import (
     card_text,
     cards_text,
 )
+from parlour.core.words import catalog
 from parlour.games.beor.notation import BASES, Move
 from parlour.games.beor.view import BeorView
 
@@ -53,6 +55,11 @@ def _count(count: int, one: str) -> str:
     return f"{count} {one}{'s' if count != 1 else ''}"
 
 
+def _pretty(card: str) -> str:
+    """``10♥`` for ``10H``."""
+    return parse_card(card).pretty()
+
+
 def _target(move: Move) -> str:
     """``>odd`` or ``>odd/black``."""
     text = f">{BASES[move.base]}"
@@ -65,6 +72,7 @@ class BeorPresenter(Presenter):
     """BEOR at a table: four bases with their stocks, hands by size, the scrap pile."""
 
     rules = RULES
+    words = catalog("parlour.games.beor.words")
 
     def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> list[Block]:
         """Bases (top card last, and size), stocks (size, face, known cards), every seat's
@@ -72,7 +80,7 @@ class BeorPresenter(Presenter):
         assert isinstance(view, BeorView)
         # Every player's turn counts (B10's max_turns counts them so): "move" says it plainly.
         move = view.turn + 1 if view.to_move is not None else view.turn
-        head = Heading("BEOR", f"move {move}", view.to_move)
+        head = Heading(self.words("game.title"), f"move {move}", view.to_move)
         table = Grid(("base", "pile (top last)", "stock"))
         for name, top_first, stock in zip(BASES, view.bases, view.stocks, strict=True):
             base = top_first[::-1]  # shown bottom to top, the top card last
@@ -156,6 +164,33 @@ class BeorPresenter(Presenter):
             out.append(f"  {number})\u00a0", style="dim")
             out.append(_target(action))
         return out
+
+    def event_words(self, event: Event, name: Callable[[int], str]) -> tuple[str, dict[str, Any]]:
+        """The bases by their names in the catalog; a draw seen or not, a stock turned up or
+        down, a win by groups or as the last player left (as the browser's board says them)."""
+        key, values = super().event_words(event, name)
+        data = event.data
+        for field in ("base", "stock"):
+            if isinstance(data.get(field), str):
+                values[field] = self.words(f"ui.base.{data[field]}")
+        if event.kind == "drew":
+            key = "event.drew" if data.get("card") else "event.drew.unseen"
+        elif event.kind == "flipped":
+            key = "event.flipped.up" if data.get("face_up") else "event.flipped.down"
+        elif event.kind == "restocked":
+            kept = data.get("kept")
+            values["kept"] = (
+                " ".join(_pretty(str(c)) for c in kept) if isinstance(kept, list) else ""
+            )
+            values["count"] = data.get("cards")
+        elif event.kind == "won":
+            groups = data.get("groups")
+            key = "event.won.groups" if groups else "event.won.last"
+            if isinstance(groups, list):
+                values["groups"] = " · ".join(
+                    " ".join(_pretty(str(c)) for c in g) for g in groups if isinstance(g, list)
+                )
+        return key, values
 
     def is_out(self, view: View) -> bool:
         """B8: a player who lost with more than 2 players watches the others finish."""

@@ -20,6 +20,7 @@ from parlour.core.present import (
     TableCommand,
     card_text,
 )
+from parlour.core.words import catalog
 from parlour.games.death.match_board import DEATH_MATCH
 from parlour.games.death.notation import Give, TablePenalty, Throw, parse_table_entry
 from parlour.games.death.view import DeathView
@@ -108,6 +109,7 @@ class DeathPresenter(Presenter):
     """The Game of Death at a table: the pile with who threw each card, a drinks table."""
 
     rules = RULES
+    words = catalog("parlour.games.death.words")
     table_commands = _TABLE_COMMANDS
     match = DEATH_MATCH
 
@@ -117,7 +119,7 @@ class DeathPresenter(Presenter):
         assert isinstance(view, DeathView)
         swept = len(view.swept)
         detail = "opening" if not view.started else f"{swept} card{'s' if swept != 1 else ''} swept"
-        head = Heading("Becker's Game of Death", detail, view.to_move)
+        head = Heading(self.words("game.title"), detail, view.to_move)
         pile = Styled("Pile (top last): ", style="bold")
         if not view.pile:
             why = (
