@@ -12,8 +12,8 @@ from parlour.cards import parse_card
 from parlour.core.game import State
 from parlour.games import find_game
 from parlour.games.death import notation
-from parlour.lab.metrics import game_figures, leaders
 from parlour.games.death.figures import BLACK_FACE_TOTAL, check_black_face
+from parlour.lab.metrics import game_figures, leaders
 
 GAME = find_game("death")
 
