@@ -52,6 +52,7 @@ class CrazyEightsGame(Game):
         presenter="parlour_crazy_eights.present",
         words="parlour_crazy_eights.words",
         strategy="parlour_crazy_eights.strategy",
+        features="parlour_crazy_eights.features",
     )
 
     def typed_options(self, given: Mapping[str, object] | None) -> Options:
