@@ -12,6 +12,7 @@ import pytest
 from parlour.games import GAMES
 from parlour_crazy_eights.features import FEATURES
 from parlour_crazy_eights.rules import C8State
+from parlour_crazy_eights.view import C8View
 
 pz = pytest.importorskip("parlour.adapters.pettingzoo")
 pg = pytest.importorskip("parlour.adapters.gymnasium")
@@ -78,6 +79,6 @@ def test_an_observation_is_the_views() -> None:
             obs = FEATURES.encode(state.view(seat), 3)
             assert obs.shape == (FEATURES.size(3),) and obs.min() >= 0 and obs.max() <= 1
         state = state.apply(rng.choice(state.legal_actions()))
-    assert FEATURES.encode(state.view(None), 3)[-3 * 52 :].sum() == sum(
-        len(h) for h in state.view(None).hands or ()
-    )
+    end = state.view(None)
+    assert isinstance(end, C8View) and end.hands is not None
+    assert FEATURES.encode(end, 3)[-3 * 52 :].sum() == sum(len(h) for h in end.hands)

@@ -77,7 +77,12 @@ def test_lab_run_measures_it(tmp_path: Path) -> None:
         )
     )  # fmt: skip
     assert out["game"] == "crazy-eights" and out["games"] == 12
-    assert 0 < out["metrics"]["length"]["value"] <= (GAME.info.max_game_length or 0)
+    metrics = out["metrics"]
+    assert 0 < metrics["length"]["value"] <= (GAME.info.max_game_length or 0)
+    # The game's own figures (its figures part), after the lab's generic ones.
+    ends = metrics["went_out"]["value"] + metrics["blocked"]["value"]
+    assert ends + metrics["card_limit"]["value"] == pytest.approx(1.0)
+    assert len(metrics["points"]) == 2 and metrics["draws"]["value"] > 0
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])

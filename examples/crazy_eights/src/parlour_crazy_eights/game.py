@@ -53,6 +53,7 @@ class CrazyEightsGame(Game):
         words="parlour_crazy_eights.words",
         strategy="parlour_crazy_eights.strategy",
         features="parlour_crazy_eights.features",
+        figures="parlour_crazy_eights.figures",
     )
 
     def typed_options(self, given: Mapping[str, object] | None) -> Options:
