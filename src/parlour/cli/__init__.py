@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from parlour.cli import general, lab, play, serve, verify
 from parlour.cli.commands import add_game_commands
 from parlour.cli.common import CommandError, Parser, one_line, write_crash_report
+from parlour.cli.extras import missing_extra_message
 from parlour.errors import ParlourError
 from parlour.games import GAMES
 
@@ -92,6 +93,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ParlourError, CommandError) as err:
         # One line whatever the input quoted in the message (a file name may hold a newline).
         sys.stderr.write(f"{prog}: error: {one_line(str(err))}\n")
+        return 2
+    except ModuleNotFoundError as err:
+        # A library of an optional extra that this install lacks (``parlour serve`` on the core
+        # install): one line naming the extra to install. Any other missing module is a bug.
+        said = missing_extra_message(err)
+        if said is None:
+            return _internal_error(prog, err, argv)
+        sys.stderr.write(f"{prog}: error: {said}\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write(f"{prog}: interrupted\n")
