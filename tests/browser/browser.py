@@ -862,7 +862,7 @@ def card_leaks(
             for card in sorted(cards_named(text) & hidden):
                 out.append(f"{kind} names {card}: {_excerpt(text, card)}")
     lang = snap.lang.split("-")[0]
-    if lang in LOCALES:  # a card named in the page's own language ("Damă de inimă roșie")
+    if lang in LOCALES:  # a card named in the page's own language ("Damă de cupă")
         names = card_names(lang)
         for kind, texts in fields:
             for raw in texts:

@@ -65,7 +65,7 @@ def test_checker_finds_a_hidden_card_in_every_form(fields: dict[str, object], ca
 @pytest.mark.parametrize(
     ("lang", "label", "card"),
     [
-        ("ro", "Damă de inimă roșie", "QH"),
+        ("ro", "Damă de cupă", "QH"),
         ("ro", "Zece de treflă", "TC"),
         ("nl", "Klaveren Negen", "9C"),
         ("nl", "Schoppen Aas", "AS"),

@@ -180,9 +180,7 @@ async def _games(hub: Hub, request: Request) -> Response:
                     }
                     for o in info.options
                 ],
-                "seat_kinds": ["person", "bot"]
-                if game.strategy is None
-                else ["person", *OFFERED],
+                "seat_kinds": ["person", "bot"] if game.strategy is None else ["person", *OFFERED],
                 **game_urls(game),
             }
         )
