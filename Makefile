@@ -15,8 +15,11 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+# The dev install adds the fourth game, Crazy Eights, a distribution of its own that registers
+# through the entry-point group parlour.games like the built-in games (examples/crazy_eights).
+EXAMPLE := examples/crazy_eights
+$(DEV_STAMP): pyproject.toml $(EXAMPLE)/pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e $(EXAMPLE)
 	touch $(STAMP) $@
 
 # The browser lobby and tables; terminal play is `.venv/bin/parlour play`. Another port:
@@ -49,7 +52,7 @@ docs: $(DEV_STAMP)
 	$(BIN)/mkdocs build --strict --quiet
 
 test: $(DEV_STAMP) postgres chromium docs
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks $(EXAMPLE)
 	$(BIN)/mypy --strict
 	$(BIN)/python -m pytest
 
