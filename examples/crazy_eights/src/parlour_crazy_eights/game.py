@@ -52,6 +52,7 @@ class CrazyEightsGame(Game):
         presenter="parlour_crazy_eights.present",
         words="parlour_crazy_eights.words",
         strategy="parlour_crazy_eights.strategy",
+        board="parlour_crazy_eights.web",
         features="parlour_crazy_eights.features",
         figures="parlour_crazy_eights.figures",
     )
