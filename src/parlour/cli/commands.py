@@ -22,6 +22,7 @@ no module of the command line names a game.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeAlias
@@ -31,7 +32,14 @@ from parlour.core.game import Game
 from parlour.core.parts import load_part
 from parlour.games import GAMES
 
-__all__ = ["GameCommands", "OptionFlag", "Register", "add_game_commands", "commands_for"]
+__all__ = [
+    "GameCommands",
+    "OptionFlag",
+    "Register",
+    "add_game_commands",
+    "commands_for",
+    "declared_commands",
+]
 
 Register: TypeAlias = Callable[
     ["argparse._SubParsersAction[Parser]", type[argparse.HelpFormatter]], None
@@ -93,15 +101,32 @@ def commands_for(game: Game) -> GameCommands | None:
     return found
 
 
+def declared_commands() -> list[tuple[Game, GameCommands]]:
+    """Every registered game that has commands, with them. A game whose commands do not load
+    is left out with one line on standard error naming it (as a game that does not load is):
+    one broken plug-in does not take the other commands down with it."""
+    found: list[tuple[Game, GameCommands]] = []
+    for game in GAMES.values():
+        try:
+            commands = commands_for(game)
+        except Exception as err:  # a plug-in's import may raise anything
+            print(
+                f"parlour: the commands of {game.name!r} ({game.parts.commands}) did not load: "
+                f"{err}",
+                file=sys.stderr,
+            )
+            continue
+        if commands is not None:
+            found.append((game, commands))
+    return found
+
+
 def add_game_commands(
     sub: argparse._SubParsersAction[Parser], formatter: type[argparse.HelpFormatter]
 ) -> None:
     """Add ``parlour NAME COMMAND`` for every registered game that has commands (the group
     keeps its subcommand in ``subcommand``)."""
-    for game in GAMES.values():
-        commands = commands_for(game)
-        if commands is None:
-            continue
+    for game, commands in declared_commands():
         group = sub.add_parser(game.name, help=commands.help)
         own = group.add_subparsers(dest="subcommand", required=True, metavar="COMMAND")
         commands.register(own, formatter)

@@ -326,29 +326,30 @@ def add_option_flags(p: argparse.ArgumentParser, game: Game | None = None) -> No
     """``--options NAME=VALUE ...`` and the option flags of ``game``'s commands
     (:class:`parlour.cli.commands.OptionFlag`), or, with no game, of every registered game's,
     each flag's help then starting with the games that have it (``NAME, ``)."""
-    from parlour.cli.commands import OptionFlag, commands_for
-    from parlour.games import GAMES
+    from parlour.cli.commands import OptionFlag, commands_for, declared_commands
 
+    if game is not None:
+        own = commands_for(game)
+        declared = [(game, own)] if own is not None else []
+    else:
+        declared = declared_commands()
     found: dict[str, tuple[OptionFlag, Game, list[str]]] = {}
-    for each in (game,) if game is not None else tuple(GAMES.values()):
-        commands = commands_for(each)
-        for flag in commands.option_flags if commands is not None else ():
+    for each, commands in declared:
+        for flag in commands.option_flags:
             found.setdefault(flag.option, (flag, each, []))[2].append(each.name)
     for flag, owner, names in found.values():
         which = "" if game is not None else ", ".join(names) + ", "
         spec = next((s for s in owner.info.options if s.name == flag.option), None)
-        kind: dict[str, object] = {}
-        if spec is not None and spec.kind == "choice":
-            kind["choices"] = spec.choices
-        elif spec is not None and spec.kind == "int":
-            kind["type"] = pos_int if (spec.minimum or 0) >= 1 else nonneg_int
-        p.add_argument(
+        action = p.add_argument(
             flag.flag,
             dest=flag.option,
             action=_OptionFlagAction,
             default=argparse.SUPPRESS,
             metavar=flag.metavar,
             help=which + flag.help,
-            **kind,  # type: ignore[arg-type]
         )
+        if spec is not None and spec.kind == "choice":
+            action.choices = spec.choices
+        elif spec is not None and spec.kind == "int":
+            action.type = pos_int if (spec.minimum or 0) >= 1 else nonneg_int
     p.add_argument("--options", nargs="+", metavar="NAME=VALUE", help="game options")
