@@ -82,7 +82,7 @@ class Rank(IntEnum):
 
     @property
     def is_court(self) -> bool:
-        """J, Q, K and A: the court cards of Beggar-My-Neighbour, the face cards of Death."""
+        """J, Q, K and A: the court or face cards."""
         return self in (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
 
 

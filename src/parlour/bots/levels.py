@@ -4,7 +4,7 @@ Each level is one fixed setting, the same every game, with its strength measured
 ``benchmarks/bench_strength.py`` (the README's "Difficulty levels" table):
 
 - ``easy``: the game's heuristic, but every other move (on average) any legal move at random
-  (the game's strategy may say otherwise: in the Game of Death every move);
+  (the game's strategy may say otherwise: every move);
 - ``medium``: the game's heuristic (rules of thumb, no search);
 - ``hard``: the search (:class:`~parlour.bots.ismcts.Ismcts`) with a small budget;
 - ``expert``: the search with the game's tuned setting, at most about a second a decision.

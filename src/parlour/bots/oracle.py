@@ -2,7 +2,7 @@
 
 ``oracle-hands`` is a lesser oracle: the search samples its worlds from the seat's view with
 every hand shown (the game's :attr:`~parlour.core.strategy.Strategy.show_hands`), so it knows
-what each player holds but not what nobody has seen (in BEOR the order of the face-down
+what each player holds but not what nobody has seen (the order of face-down
 stocks). It bounds what any reading of the opponents' past moves could tell a view-only bot:
 such reading can at best reveal their hands.
 

@@ -46,12 +46,12 @@ from parlour.play.table import (
 
 
 def _games_with(has: Callable[[Game], object]) -> str:
-    """The names of the games for which ``has`` is true, for a message (``beggar``)."""
+    """The names of the games for which ``has`` is true, for a message (``NAME``)."""
     return " or ".join(g.name for g in GAMES.values() if has(g))
 
 
 def _matches() -> str:
-    """The games played as matches of deals and what a match is (``--deals``): ``death: a
+    """The games played as matches of deals and what a match is (``--deals``): ``NAME: a
     match of N deals with running totals, the dealer moving each deal (G12)``."""
     return "; ".join(
         f"{g.name}: {g.presenter.match.about}"
@@ -93,7 +93,8 @@ def _play(args: argparse.Namespace) -> int:
     else:
         if args.game is None:
             if args.players is not None or args.seat or args.watch or args.json:
-                raise CommandError("name the game, e.g. parlour play beor --players 3")
+                example = menu_games()[0].name
+                raise CommandError(f"name the game, e.g. parlour play {example} --players 3")
             try:
                 choice = ask_menu(input, console)
             except EOFError:
@@ -194,14 +195,23 @@ def _deals(text: str) -> int:
 
 
 def _play_epilog() -> str:
+    games = menu_games()
+    first = games[0].name
+    four = next((g.name for g in games if g.info.max_players >= 4), first)
     lines = [
         "examples:",
         "  parlour play                          the menu",
-        "  parlour play beor --seat 2=heuristic  you against the heuristic bot",
-        "  parlour play death --players 4 --seat 2=person   two people, two bots",
-        "  parlour play death --watch --players 5 --delay 0.3",
-        "  parlour play death --deals 3          a match of three deals (G12)",
-        "  parlour play beor --save game.json    then: parlour play --resume game.json",
+        f"  parlour play {first} --seat 2=heuristic  you against the heuristic bot",
+        f"  parlour play {four} --players 4 --seat 2=person   two people, two bots",
+        f"  parlour play {four} --watch --players 4 --delay 0.3",
+    ]
+    lines += [
+        f"  parlour play {g.name} --deals 3          a match of three deals"
+        for g in games
+        if g.presenter.match is not None
+    ]
+    lines += [
+        f"  parlour play {first} --save game.json    then: parlour play --resume game.json",
         "",
     ]
     for game in GAMES.values():

@@ -77,7 +77,7 @@ def play_tables(
     deals: int | None = None,
 ) -> int:
     """Play ``table`` at the terminal, then more games with the same seats while asked: the
-    Game of Death as a match (``deals`` of them, or one more at a time), running totals and
+    a game played as a match (``deals`` of them, or one more at a time), running totals and
     places after each deal and the dealer moving (G12)."""
     if delay is None:
         # Bot moves are shown at this pace when nobody at the keyboard has a move to make.
@@ -183,7 +183,7 @@ def watch_own_way(
     seed: int,
     options: dict[str, str],
 ) -> int:
-    """A bots-only game shown the game's own way (Beggar-My-Neighbour: trick by trick), with
+    """A bots-only game shown the game's own way (say, trick by trick), with
     the watching keys; saved after every trick with ``--save``; then another game when asked."""
     watcher = presenter_of(game).watcher
     assert watcher is not None
@@ -261,7 +261,7 @@ def _numbered(path: str, number: int) -> str:
 
 
 def _turned(state: State) -> tuple[str, ...]:
-    """The player actions of a Beggar-My-Neighbour game under way: one ``play`` a card turned
+    """The player actions of a game watched its own way under way: one ``play`` a card turned
     (M8)."""
     cards = getattr(state, "cards", 0)
     return ("play",) * (cards if isinstance(cards, int) else 0)

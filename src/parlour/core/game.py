@@ -196,7 +196,7 @@ class Game(ABC):
     def match_deal(self, players: int, seed: int, number: int) -> JSON:
         """The deal of deal ``number`` (from 0) of a match played from ``seed``, in the game's
         deal notation, or ``None`` when the game deals every game of a match from its seed
-        alone. The Game of Death moves the dealer one seat each deal (G12)."""
+        alone. A game may move the dealer one seat each deal."""
         return None
 
     def upgrade_record_actions(

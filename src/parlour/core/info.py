@@ -19,12 +19,12 @@ class GameInfo:
     """What never changes about a game.
 
     Attributes:
-        name: the canonical short name (``beor``), used in records and on the command line.
-        title: the name people read (``BEOR``).
-        aliases: other names accepted wherever a game is named (``game-of-death``).
+        name: the canonical short name (``chess``), used in records and on the command line.
+        title: the name people read (``Chess``).
+        aliases: other names accepted wherever a game is named (``western-chess``).
         min_players, max_players: the player range.
         default_players: what the menu and commands take when no count is given.
-        decisions: whether players choose anything (Beggar-My-Neighbour: no).
+        decisions: whether players choose anything (a game of chance alone: no).
         options: the option specs, validated by :func:`parlour.core.options.validate_options`.
         num_distinct_actions: the size of the integer action space (ids ``0 .. n-1``).
         max_game_length: an upper bound on the number of player actions in one game with the

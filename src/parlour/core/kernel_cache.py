@@ -1,7 +1,7 @@
 """numba's cache of a compiled kernel, checked against the whole kernel.
 
 numba checks a cached function against the source of its own module only, but a kernel's
-functions inline and call one another across modules (Beggar-My-Neighbour's trick in
+functions inline and call one another across modules (a game's trick in
 ``_engine.py`` is compiled into the batches of ``_batch.py``; both games' kernels inline the
 generator of :mod:`parlour.core.splitmix`): after a change to one module alone, the cached
 callers would go on running the old code. So :func:`share_stamp` gives the cache of every

@@ -1,7 +1,7 @@
 """Events, and the per-seat log of a game line.
 
 An :class:`Event` is what an action did, in words and data. A private event (``audience`` set)
-may carry its public telling (``redacted``): BEOR's "Player 1 draws 9♥ from black" is seen by
+may carry its public telling (``redacted``): a game's "Player 1 draws 9♥" is seen by
 the drawer, and everyone else sees "Player 1 draws from black". :meth:`Event.for_seat` is the one
 place that decides what a seat sees of an event; the terminal and the server both show
 :meth:`parlour.core.game.State.log`, built from it.

@@ -6,7 +6,7 @@ test fixtures.
 
 - ``actions`` are the players' actions in order, in the game's notation.
 - ``table`` (optional) lists table entries, things the table decides outside the turn order
-  (the Game of Death's penalties, G13): ``{"at", "entry", "by", "votes"}`` with ``at`` the
+  (a game's penalties): ``{"at", "entry", "by", "votes"}`` with ``at`` the
   number of actions played before it, ``by`` the seat that made it (``null``: a referee) and
   ``votes`` the seats that voted for it.
 - ``seats`` (optional) says who sat where when the game was played at the terminal (``person``
@@ -15,7 +15,7 @@ test fixtures.
   (:mod:`parlour.core.fairness`): 64 lowercase hexadecimal digits.
 - ``deal_number`` (optional) is the number of the deal in a match, from 0 (G12). When it is
   present (0 included) and there is no ``deal``, the deal is
-  ``game.match_deal(players, seed, deal_number)`` (the Game of Death's dealer moves one seat
+  ``game.match_deal(players, seed, deal_number)`` (a game may move the dealer one seat
   each deal; the other games deal from the seed alone). It is written exactly when it was
   given, so a record without it, every record from before it existed, deals as it always did;
   a record may not give both ``deal`` and ``deal_number``.

@@ -4,8 +4,8 @@ Core documents live in ``parlour/core/schemas/``: ``record`` (a game record), ``
 log entries) and ``replay`` (what ``parlour replay`` prints). Each game ships the schemas of its
 own documents in ``parlour/games/<name>/schemas/``, named ``<game>-<document>``: ``state``,
 ``view``, ``action`` (the notation; ``$defs/id`` the integer form) and any others it has
-(``death-table-entry``). A game's aliases name its schemas too: ``game-of-death-view`` is
-``death-view``. ``parlour schema NAME`` prints one.
+(``chess-table-entry``). A game's aliases name its schemas too: ``western-chess-view`` is
+``chess-view``. ``parlour schema NAME`` prints one.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ __all__ = ["schema", "schema_name", "schema_names"]
 _CORE = ("record", "log", "replay")
 
 
-def _folder(game: Game) -> Traversable:
-    package = type(game).__module__.rpartition(".")[0]
-    return resources.files(package).joinpath("schemas")
+def _folder(game: Game) -> Traversable | None:
+    package = game.parts.schemas
+    return None if package is None else resources.files(package)
 
 
 def _files(games: tuple[Game, ...]) -> dict[str, Traversable]:
@@ -33,7 +33,7 @@ def _files(games: tuple[Game, ...]) -> dict[str, Traversable]:
     found = {name: core.joinpath(f"{name}.json") for name in _CORE}
     for game in games:
         folder = _folder(game)
-        if not folder.is_dir():
+        if folder is None or not folder.is_dir():
             continue
         for item in sorted(folder.iterdir(), key=lambda t: t.name):
             if item.name.endswith(".json"):
@@ -48,7 +48,7 @@ def schema_names(games: tuple[Game, ...]) -> tuple[str, ...]:
 
 def _resolve(key: str, files: dict[str, Traversable], games: tuple[Game, ...]) -> str | None:
     """The schema name ``key`` stands for: itself, or a game's alias followed by a document
-    (``game-of-death-view``, ``bmn-state``)."""
+    (``western-chess-view``, ``wc-state``)."""
     if key in files:
         return key
     for game in games:

@@ -259,7 +259,7 @@ class State(ABC):
     # -- table entries ------------------------------------------------------------------------
 
     def apply_table(self, text: str, *, by: int | None = None, votes: Iterable[int] = ()) -> Self:
-        """The state after a table entry (the Game of Death's penalties, G13): something the
+        """The state after a table entry (a game's penalties): something the
         table decides, made by seat ``by`` (``None``: a referee) with the seats in ``votes``
         voting for it, outside the turn order and outside :meth:`legal_actions`.
 

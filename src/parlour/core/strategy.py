@@ -45,7 +45,7 @@ class SearchSetting:
         prior_weight: progressive bias toward the heuristic's move at the root (0: none).
         result_weight: the share of the reward that is the game's result once a rollout ends.
         narrow: whether the strategy's ``candidates`` narrow the actions searched (``False``:
-            the search sees the strategy's ``wide_candidates``, e.g. the Game of Death's split
+            the search sees the strategy's ``wide_candidates``, e.g. a game's split
             gives).
         prior_everywhere: the progressive bias at every node, not only the root.
     """
@@ -74,7 +74,7 @@ class Strategy:
         exploration: the UCB exploration constant.
         seat_figures: per-seat figures of the game's :class:`~parlour.core.game.Outcome`
             ``details`` (lists with one number a seat) that the arena averages for each agent
-            besides its wins, e.g. the Game of Death's ``drinks_taken``.
+            besides its wins, e.g. a game's ``drinks_taken``.
         levels: the game's search settings tuned by measurement for the ``hard`` and
             ``expert`` levels (``benchmarks/bench_strength.py``); a level missing here uses
             the defaults above (``expert``: four times the budget).
@@ -85,7 +85,7 @@ class Strategy:
             of playing rollouts through ``State.apply`` (``None``: the game has none).
         show_hands: for measurement only (:mod:`parlour.bots.oracle`, ``oracle-hands``): a
             seat's view of a state with every hand shown to it, the rest still hidden (in
-            BEOR, the order of the face-down stocks). ``None``: the hands are all a game hides,
+            a game, the order of face-down stocks). ``None``: the hands are all a game hides,
             so the ``oracle`` already measures them.
     """
 

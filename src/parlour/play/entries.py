@@ -1,4 +1,4 @@
-"""Table entries typed at the table (the Game of Death's ``doh Pk`` and ``delay Pk``, G13).
+"""Table entries typed at the table (a game's penalties such as ``NAME Pk``).
 
 An entry on oneself is made at once. An entry on another player needs the table's say: the
 other people at the keyboard are asked to vote, the bots vote no (they never delay the game),

@@ -1,6 +1,6 @@
 """What the table decides for a person, and what it asks before charging: the moves a seat must
 make with no choice (made for him and said in the log, issue 18), and the cost of a forbidden
-move the rules charge for (the Game of Death's illegal throw, G13), asked before it is made so
+move the rules charge for (a card thrown against the rules), asked before it is made so
 that a typo costs nothing. Both are read from the game's presenter and its rules, never from
 its name.
 """

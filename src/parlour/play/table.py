@@ -1,8 +1,8 @@
 """A table at the terminal: who sits where, the game so far, undo, saving and resuming.
 
 No I/O here: the terminal loop (:mod:`parlour.play.terminal`) asks a person for moves and
-draws the screen; this module keeps the game (player actions and table entries, such as the
-Game of Death's penalties, G13), lets the bots move (they see only their views), and turns the
+draws the screen; this module keeps the game (player actions and table entries, such as a
+game's penalties), lets the bots move (they see only their views), and turns the
 game into a record and back. Nothing here knows a game by name: it reads ``game.info``.
 """
 
@@ -143,8 +143,8 @@ class Table:
         deal_number: int | None = None,
     ) -> None:
         """A new game, played on by ``actions`` and the table ``entries`` made between them
-        (a saved game); ``deal_number`` is the deal of a match (G12: the Game of Death's dealer
-        moves one seat each deal), dealt by ``game.match_deal`` when no ``deal`` is given.
+        (a saved game); ``deal_number`` is the deal of a match (a game may move the
+        dealer each deal), dealt by ``game.match_deal`` when no ``deal`` is given.
         Raises InvalidRecord naming the action or entry that is refused."""
         self.game = game
         self.seats = tuple(seats)
@@ -239,7 +239,7 @@ class Table:
         return self.apply(action)
 
     def enter(self, text: str, *, by: int | None, votes: Sequence[int] = ()) -> State:
-        """Make a table entry (:meth:`State.apply_table`: the Game of Death's penalties, G13)
+        """Make a table entry (:meth:`State.apply_table`: a game's penalties)
         by seat ``by`` with the seats in ``votes`` voting for it; refusals raise as there."""
         state = self.state.apply_table(text, by=by, votes=votes)
         step = state.step

@@ -177,7 +177,7 @@ class TerminalGame:
 
     def _watching(self) -> bool:
         """No person has a move left to make: every one is a bot, asked for ``auto`` or is
-        out of the game (BEOR, B8), so each bot move is shown as it is played."""
+        out of the game, so each bot move is shown as it is played."""
         state = self.table.state
         return all(
             seat in self.auto or self.presenter.is_out(state.view(seat))

@@ -160,7 +160,7 @@ class PersonTurn:
         return True
 
     def _forfeit(self, seat: int, line: str, refusal: IllegalAction) -> bool:
-        """The forbidden move ``line`` (the Game of Death's illegal throw, G13): when the rules
+        """The forbidden move ``line`` (a card thrown against the rules): when the rules
         charge for it, ask first, so that a typo costs nothing; False when it costs nothing
         here (the refusal alone is said)."""
         forfeit = self.presenter.forfeit(self.table.state.view(seat), line)

@@ -1,9 +1,9 @@
 """Watching, at a pace people set with keys: faster, slower, pause, on to the end.
 
-:func:`watch_lines` shows a bots-only game a game's own way (Beggar-My-Neighbour: trick by
+:func:`watch_lines` shows a bots-only game a game's own way (say, trick by
 trick), saved after every trick when asked, so a game stopped half way is never lost;
 :class:`TableWatch` shows the moves at the table when no person there has a move to make (all
-bots, ``auto``, or out of BEOR), with a key back to turning by hand.
+bots, ``auto``, or out of the game), with a key back to turning by hand.
 """
 
 from __future__ import annotations
