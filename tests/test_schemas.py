@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache, reduce
+from importlib import resources
 from operator import getitem
 from pathlib import Path
 from typing import Any
@@ -57,11 +58,12 @@ def assert_valid(name: str, doc: JSON, where: str) -> None:
 
 
 def schema_file(name: str) -> Path:
-    game, _, document = name.partition("-")
-    root = Path(parlour.__file__).parent
-    if game in GAMES:
-        return root / "games" / game / "schemas" / f"{document}.json"
-    return root / "core" / "schemas" / f"{name}.json"
+    """The file of the schema ``name``: a game's from the package its parts record names."""
+    for game in GAMES.values():
+        if name.startswith(f"{game.name}-") and game.parts.schemas is not None:
+            document = name.removeprefix(f"{game.name}-")
+            return Path(str(resources.files(game.parts.schemas).joinpath(f"{document}.json")))
+    return Path(parlour.__file__).parent / "core" / "schemas" / f"{name}.json"
 
 
 def check_states(game: str, states: tuple[State, ...] | list[State], where: str) -> None:

@@ -23,7 +23,9 @@ The parts and what each names:
 - ``features``: a module exporting ``FEATURES``, the observation features the adapters encode;
 - ``figures``: a module exporting ``FIGURES``, the lab figures the game adds to the lab's
   generic statistics;
-- ``commands``: a module exporting ``COMMANDS``, the extra subcommands of ``parlour <game>``.
+- ``commands``: a module exporting ``COMMANDS``, the extra subcommands of ``parlour <game>``;
+- ``schemas``: a package holding the JSON Schemas of the game's documents (``state.json``,
+  ``view.json``, ``action.json`` ...), which ``parlour schema`` names ``<game>-<document>``.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ class GameParts:
     features: str | None = None
     figures: str | None = None
     commands: str | None = None
+    schemas: str | None = None
 
     def present(self) -> tuple[str, ...]:
         """The names of the parts this game has, in declaration order."""

@@ -23,9 +23,9 @@ __all__ = ["schema", "schema_name", "schema_names"]
 _CORE = ("record", "log", "replay")
 
 
-def _folder(game: Game) -> Traversable:
-    package = type(game).__module__.rpartition(".")[0]
-    return resources.files(package).joinpath("schemas")
+def _folder(game: Game) -> Traversable | None:
+    package = game.parts.schemas
+    return None if package is None else resources.files(package)
 
 
 def _files(games: tuple[Game, ...]) -> dict[str, Traversable]:
@@ -33,7 +33,7 @@ def _files(games: tuple[Game, ...]) -> dict[str, Traversable]:
     found = {name: core.joinpath(f"{name}.json") for name in _CORE}
     for game in games:
         folder = _folder(game)
-        if not folder.is_dir():
+        if folder is None or not folder.is_dir():
             continue
         for item in sorted(folder.iterdir(), key=lambda t: t.name):
             if item.name.endswith(".json"):

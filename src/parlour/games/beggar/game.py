@@ -41,6 +41,7 @@ class BeggarGame(Game):
     parts: ClassVar[GameParts] = GameParts(
         presenter="parlour.games.beggar.present",
         words="parlour.games.beggar.words",
+        schemas="parlour.games.beggar.schemas",
         board="parlour.games.beggar.web",
         features="parlour.games.beggar.features",
         figures="parlour.games.beggar.figures",

@@ -48,9 +48,10 @@ class BeorGame(Game):
     parts: ClassVar[GameParts] = GameParts(
         presenter="parlour.games.beor.present",
         words="parlour.games.beor.words",
+        schemas="parlour.games.beor.schemas",
         board="parlour.games.beor.web",
-        strategy="parlour.games.beor.strategy",
         features="parlour.games.beor.features",
+        strategy="parlour.games.beor.strategy",
         figures="parlour.games.beor.figures",
     )
 

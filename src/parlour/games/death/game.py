@@ -75,9 +75,10 @@ class DeathGame(Game):
     parts: ClassVar[GameParts] = GameParts(
         presenter="parlour.games.death.present",
         words="parlour.games.death.words",
+        schemas="parlour.games.death.schemas",
         board="parlour.games.death.web",
-        strategy="parlour.games.death.strategy",
         features="parlour.games.death.features",
+        strategy="parlour.games.death.strategy",
         figures="parlour.games.death.figures",
     )
 
