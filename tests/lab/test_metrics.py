@@ -280,6 +280,24 @@ class TestAGameWithoutFigures:
         assert [r["index"] for r in rows] == [0, 1, 2]
         assert all(r["record"] and "stuck" not in r["figures"] for r in rows)
 
+    def test_a_game_without_decisions_plays_its_only_moves(
+        self, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+    ) -> None:
+        from parlour.core.record import Record, replay
+        from parlour.lab.run import RunSpec, run
+
+        game = find_game("beggar")
+        monkeypatch.setattr(type(game), "parts", dataclasses.replace(game.parts, figures=None))
+        rows = run(RunSpec("beggar", 2, (), 3, 5, {"card_limit": 200}), tmp_path / "r.db")
+        assert [r["plan"] for r in rows] == [[], [], []]
+        for row in rows:
+            assert row["figures"]["lead_changes"] is None and row["figures"]["ended"] is True
+            assert row["figures"]["length"] == len(row["record"]["actions"])
+            end = replay(Record.from_json(row["record"]), game)[-1]
+            assert list(end.outcome.winners) == row["figures"]["winners"]  # type: ignore[union-attr]
+        found = aggregate("beggar", 2, [r["figures"] for r in rows])
+        assert set(found) == {"seat_win_rate", "length", "seat_balance"}
+
 
 class TestAGameWithFigures:
     def test_a_game_metric_named_like_a_generic_one_takes_its_place(

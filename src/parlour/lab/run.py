@@ -24,8 +24,9 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
-from parlour.bots.arena import play_to_end
+from parlour.bots.arena import Played, play_to_end
 from parlour.core.inputs import quote
+from parlour.core.rng import derive_seed
 from parlour.errors import FileError, InvalidOption
 from parlour.games import find_game
 from parlour.lab.runspec import MAX_GAMES, RunSpec, check_row, load_json
@@ -50,7 +51,10 @@ def play_batch(spec_json: str, indices: Sequence[int]) -> list[tuple[int, str]]:
         return [(int(str(r["index"])), json.dumps(r, separators=(",", ":"))) for r in found]
     rows = []
     for i in indices:
-        played = play_to_end(spec.game, spec.players, spec.agents, spec.seed, i, spec.options)
+        if spec.agents:
+            played = play_to_end(spec.game, spec.players, spec.agents, spec.seed, i, spec.options)
+        else:
+            played = _play_alone(spec, i)
         row = {
             "index": i,
             "plan": list(played.plan),
@@ -59,6 +63,19 @@ def play_batch(spec_json: str, indices: Sequence[int]) -> list[tuple[int, str]]:
         }
         rows.append((i, json.dumps(row, separators=(",", ":"))))
     return rows
+
+
+def _play_alone(spec: RunSpec, index: int) -> Played:
+    """Game ``index`` of a run of a game without decisions (and without a batch player of its
+    own): dealt as the arena deals it, each turn's one legal action played."""
+    seed = derive_seed(spec.seed, "game", index)
+    state = find_game(spec.game).new(spec.players, seed, spec.options)
+    actions: list[str] = []
+    while not state.is_over:
+        action = state.legal_actions()[0]
+        state = state.apply(action)
+        actions.append(str(action))
+    return Played(state, (), seed, tuple(actions), (), ())
 
 
 class RunStore:
