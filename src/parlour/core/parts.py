@@ -8,7 +8,7 @@ library, and no layer imports a game's module by name.
 
 Why module names in one record rather than an entry-point group per face: a game from another
 distribution registers once (the ``parlour.games`` group names its ``Game``), the record is
-checked in one place (``parlour games --json`` lists which parts a game has), and a part can be
+read in one place (:meth:`GameParts.present` says which parts a game has), and a part can be
 read without installing anything besides the game.
 
 The parts and what each names:
