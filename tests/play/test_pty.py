@@ -222,7 +222,7 @@ class TestAtTheKeyboard:
     def test_menu_starts_a_game(self, tmp_path: Path) -> None:
         child = spawn(cwd=tmp_path)
         child.expect(r"Which game\? \[1\]> ")
-        child.sendline("2")
+        child.sendline("death")  # by name: the menu lists every installed game
         child.expect(r"How many players \(2-10\)\? \[4\]> ")
         child.sendline("3")
         child.expect(r"How many people .*\[1\]> ")

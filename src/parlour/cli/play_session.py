@@ -78,7 +78,7 @@ def play_tables(
 ) -> int:
     """Play ``table`` at the terminal, then more games with the same seats while asked: the
     a game played as a match (``deals`` of them, or one more at a time), running totals and
-    places after each deal and the dealer moving (G12)."""
+    places after each deal and the dealer moving."""
     if delay is None:
         # Bot moves are shown at this pace when nobody at the keyboard has a move to make.
         delay = 0.6 if console.is_terminal else 0.0
@@ -126,7 +126,7 @@ def play_tables(
 def _end_of_deal(
     match: MatchBoard, table: Table, labels: list[str]
 ) -> Callable[[], RenderableType]:
-    """What is shown under a deal's result: the match table and who leads (G12)."""
+    """What is shown under a deal's result: the match table and who leads."""
 
     def shown() -> RenderableType:
         outcome = table.state.outcome
@@ -146,19 +146,19 @@ def _another(
         keys.discard()
     if match is not None and match.planned is not None and match.deals < match.planned:
         if not table.people:
-            console.print(f"Next: deal {match.deals + 1}; {match.next_dealer()} (G12).")
+            console.print(f"Next: deal {match.deals + 1}; {match.next_dealer()}.")
             return True
         try:
             input(
                 f"Press Enter for deal {match.deals + 1} of {match.planned}: "
-                f"{match.next_dealer()} (G12)> "
+                f"{match.next_dealer()}> "
             )
         except (EOFError, KeyboardInterrupt):
             console.print()
             return False
         return True
     if match is not None:
-        question = f"Play another deal? The totals are kept; {match.next_dealer()} (G12) [y/N]> "
+        question = f"Play another deal? The totals are kept; {match.next_dealer()} [y/N]> "
         return play_on(input, question)
     return play_on(input)
 
