@@ -17,6 +17,7 @@ which Parlour gives as the outcome's ``scores`` (its ``returns`` are win shares)
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -34,7 +35,8 @@ GAME = GAMES["crazy-eights"]
 def _deal_in_openspiel(state: C8State) -> Any:
     """OpenSpiel's state after its chance nodes dealt what Parlour dealt."""
     n = state.players
-    spiel = pyspiel.load_game("crazy_eights", {"players": n}).new_initial_state()
+    params = {"players": n, **state.options.to_json()}
+    spiel = pyspiel.load_game("crazy_eights", params).new_initial_state()
     spiel.apply_action(52 + state.dealer)  # "Decide Player d to be the dealer"
     pending = [list(h) for h in state.hands]
     size = len(pending[0])
@@ -47,9 +49,9 @@ def _deal_in_openspiel(state: C8State) -> Any:
     return spiel
 
 
-def _play_both(players: int, seed: int) -> int:
-    """One game played in both; the number of steps."""
-    state = GAME.new(players, seed)
+def _play_both(players: int, seed: int, options: dict[str, int] | None = None) -> str:
+    """One game played in both; how it ended."""
+    state = GAME.new(players, seed, options)
     assert isinstance(state, C8State)
     spiel = _deal_in_openspiel(state)
     rng = random.Random(seed)
@@ -73,13 +75,23 @@ def _play_both(players: int, seed: int) -> int:
     assert outcome is not None
     assert spiel.returns() == [-float(p) for p in outcome.scores]
     assert outcome.details["openspiel_returns"] == spiel.returns()
-    return steps
+    assert steps > 10, "whole games, not a few moves"
+    return outcome.result
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_legal_actions_and_returns_agree_with_openspiel(players: int) -> None:
-    steps = sum(_play_both(players, seed) for seed in range(SEEDS))
-    assert steps > SEEDS * 20  # whole games, not a few moves
+    ends = Counter(_play_both(players, seed) for seed in range(SEEDS))
+    assert ends["win"] and ends["blocked"], ends  # both of the rules' ends are reached
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_they_agree_with_other_parameters(players: int) -> None:
+    """OpenSpiel's ``max_draw_cards`` and ``max_turns`` set otherwise: the card limit ends
+    games too."""
+    options = {"max_draw_cards": 2, "max_turns": 25}
+    ends = Counter(_play_both(players, seed, options) for seed in range(50))
+    assert ends["limit"], ends
 
 
 def test_openspiel_defaults_are_the_games() -> None:

@@ -55,6 +55,7 @@ class CrazyEightsGame(Game):
         board="parlour_crazy_eights.web",
         features="parlour_crazy_eights.features",
         figures="parlour_crazy_eights.figures",
+        schemas="parlour_crazy_eights.schemas",
     )
 
     def typed_options(self, given: Mapping[str, object] | None) -> Options:
