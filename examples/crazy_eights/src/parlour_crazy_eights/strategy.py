@@ -68,12 +68,16 @@ STRATEGY = Strategy(
     heuristic=Heuristic,
     evaluate=evaluate,
     candidates=None,
-    budget=300,
-    rollout_actions=8,
+    budget=100,
+    # Rollouts play the heuristic to the end (a game is at most a few hundred actions): 100
+    # iterations so, with a bias of 2 toward the heuristic's move, won 77.5% of 40 games
+    # against the heuristic (2 players); rollouts cut at 8 actions and scored by hand sizes
+    # won 40% with 150 iterations.
+    rollout_actions=200,
     policy="heuristic",
     exploration=0.5,
     levels={
-        "hard": SearchSetting(300, "heuristic", 8, 0.5, prior_weight=1.0),
-        "expert": SearchSetting(1200, "heuristic", 8, 0.5, prior_weight=1.0),
+        "hard": SearchSetting(100, "heuristic", 200, 0.5, prior_weight=2.0),
+        "expert": SearchSetting(400, "heuristic", 200, 0.5, prior_weight=2.0),
     },
 )
