@@ -260,6 +260,20 @@ class Presenter(Protocol):
         except (KeyError, IndexError, ValueError):
             return event.text
 
+    def say(self, key: str, /, count: int | None = None, **values: object) -> str:
+        """The game's sentence ``key`` in the language spoken (:attr:`words`)."""
+        return self.words(key, count, **values)
+
+    def names(self, names: Sequence[str]) -> str:
+        """Several names in one phrase in the language spoken (``Player 1, Player 2 and
+        Player 3``), with the catalog's ``ui.and`` (``{names} and {last}``) when it has one."""
+        if len(names) <= 1:
+            return "".join(names)
+        head, last = ", ".join(names[:-1]), names[-1]
+        if "ui.and" in self.words:
+            return self.words("ui.and", names=head, last=last)
+        return f"{head} and {last}"
+
     def end_table(self, outcome: Outcome, view: View, labels: Sequence[str]) -> Grid | None:
         """A table shown under the result, from the spectator's ``view``, or ``None``."""
         return None

@@ -8,7 +8,8 @@ cards, who takes the pile; then the counts so far (M8) and every hand's size.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Self
 
 from parlour.cards import Card, parse_card
 from parlour.core.game import JSON, Action, Event, Outcome, State, View, seat_name
@@ -23,7 +24,7 @@ from parlour.core.present import (
     WatchLine,
     card_text,
 )
-from parlour.core.words import catalog
+from parlour.core.words import Catalog, catalog
 from parlour.games.beggar.notation import format_deal_ranks, format_token, parse_deal
 from parlour.games.beggar.play import play_to_end
 from parlour.games.beggar.rules import PLAY, BeggarState
@@ -57,32 +58,45 @@ _TURN = ("", "t", "turn", "play")
 _AUTO = ("auto", "watch")
 
 
-def _count(count: int, one: str) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{count} {one}{'s' if count != 1 else ''}"
+_WORDS = catalog("parlour.games.beggar.words")
 
 
-def describe_result(outcome: Outcome, labels: Sequence[str] | None = None) -> str:
+def _seat(words: Catalog) -> Callable[[int], str]:
+    """A seat's name in the catalog's language (``Player 1`` for seat 0)."""
+    return lambda seat: words("ui.seat", number=seat + 1)
+
+
+def _names(names: Sequence[str], words: Catalog) -> str:
+    """``Player 1 and Player 2`` in the catalog's language."""
+    if len(names) <= 1:
+        return "".join(names)
+    return words("ui.and", names=", ".join(names[:-1]), last=names[-1])
+
+
+def _number(value: JSON) -> int:
+    return value if isinstance(value, int) else 0
+
+
+def describe_result(
+    outcome: Outcome, labels: Sequence[str] | None = None, words: Catalog = _WORDS
+) -> str:
     """The end of a game in plain words, ending with a full stop (``labels`` name the seats;
-    by default "Player 1".."Player n")."""
+    by default "Player 1".."Player n"), in the language of ``words``."""
     details: Mapping[str, JSON] = outcome.details
     cycle = details.get("cycle")
     if outcome.result == "loop" and isinstance(cycle, dict):
-        return (
-            f"The game never ends (M10): from card {cycle['start_cards']} (trick "
-            f"{cycle['start_tricks']}) it repeats every {cycle['length_cards']} cards "
-            f"({cycle['length_tricks']} tricks); the repeat was seen at card "
-            f"{cycle['found_at_cards']} (trick {cycle['found_at_tricks']})."
-        )
-    name = (lambda s: labels[s]) if labels is not None else seat_name
-    names = " and ".join(name(s) for s in outcome.winners)
+        return words("ui.result.loop", **cycle)
+    name = (lambda s: labels[s]) if labels is not None else _seat(words)
+    names = _names([name(s) for s in outcome.winners], words)
     if outcome.result == "win":
-        how = "wins"
+        key = "ui.result.win"
     elif len(outcome.winners) > 1:
-        how = "share the win"
+        key = "ui.result.share"
     else:
-        how = "wins on cards held at the limit (M11)"
-    return f"{names} {how} after {details.get('cards')} cards and {details.get('tricks')} tricks."
+        key = "ui.result.limit"
+    cards = words("ui.count.cards", _number(details.get("cards")))
+    tricks = words("ui.count.tricks", _number(details.get("tricks")))
+    return words(key, names=names, cards=cards, tricks=tricks)
 
 
 def tricks(state: BeggarState) -> Iterator[tuple[BeggarState, list[Event]]]:
@@ -103,10 +117,13 @@ def _token_text(card: str) -> Styled:
     return Styled(pretty, style=_SUIT_STYLE.get(pretty[-1:], "bold"))
 
 
-def describe_trick(number: int, events: list[Event]) -> Styled:
+def describe_trick(number: int, events: list[Event], words: Catalog = _WORDS) -> Styled:
     """One line for one trick, e.g. ``Trick 3: Player 1 7♥ · Player 2 K♠ → Player 1 pays 3:
-    2♦ 5♠ J♥ → Player 2 pays 1: 4♣ ⇒ Player 1 takes 8 cards``."""
-    line = Styled(f"Trick {number}: ", style="bold cyan")
+    2♦ 5♠ J♥ → Player 2 pays 1: 4♣ ⇒ Player 1 takes 8 cards`` (in the language of
+    ``words``)."""
+    seat_name = _seat(words)
+    speaker = PRESENTER.speaking(words)
+    line = Styled(words("ui.w.trick", number=number) + " ", style="bold cyan")
     paying: int | None = None
     last: int | None = None
     for event in events:
@@ -123,48 +140,58 @@ def describe_trick(number: int, events: list[Event]) -> Styled:
             line.append(_token_text(str(data["card"])))
         elif event.kind == "owes":
             paying = int(data["seat"])
-            line.append(f" → {seat_name(paying)} pays {data['cards']}:", style="yellow")
+            pays = words("ui.w.pays", player=seat_name(paying), cards=data["cards"])
+            line.append(f" → {pays}", style="yellow")
             last = paying
         elif event.kind == "captured":
-            line.append(f" ⇒ {event.text}", style="green")
+            line.append(f" ⇒ {speaker.event_text(event, seat_name)}", style="green")
         elif event.kind == "out":
-            line.append(f" ✗ {event.text}", style="red")
+            line.append(f" ✗ {speaker.event_text(event, seat_name)}", style="red")
     return line
 
 
 class BeggarWatcher(Watcher):
     """A bots-only game shown trick by trick: the deal, then a line a trick with the counts so
-    far (M8) and every hand's size, then the result."""
+    far (M8) and every hand's size, then the result (in the language of ``words``)."""
+
+    def __init__(self, words: Catalog = _WORDS) -> None:
+        self.words = words
 
     def lines(self, start: State, *, fast: bool) -> Iterator[WatchLine]:
         assert isinstance(start, BeggarState)
+        w = self.words
+        seat_name = _seat(w)
+        title = w("ui.w.title", title="\0", players=start.players)
+        before, _, after = title.partition("\0")
         yield WatchLine(
-            Styled.assemble(
-                Styled("Beggar-My-Neighbour", style="bold"), f" for {start.players} players"
-            ),
-            start,
+            Styled.assemble(before, Styled(w("game.title"), style="bold"), after), start
         )
-        yield WatchLine(Styled("Deal, top card first:"), start)
+        yield WatchLine(Styled(w("ui.w.deal")), start)
         for seat, hand in enumerate(start.hands):
             line = Styled(f"  {seat_name(seat)}: ")
             for k, token in enumerate(hand):
                 line.append(" " if k else "")
                 line.append(_token_text(format_token(token)))
             yield WatchLine(line, start)
-        yield WatchLine(Styled(f"  in M9 notation: {format_deal_ranks(start.deal)}"), start)
+        yield WatchLine(Styled("  " + w("ui.w.m9", deal=format_deal_ranks(start.deal))), start)
         state = start
         if fast:
             state = play_to_end(start)
         for number, (state, events) in enumerate(() if fast else tricks(start), 1):
-            yield WatchLine(describe_trick(number, events), state)
+            yield WatchLine(describe_trick(number, events, w), state)
             sizes = ", ".join(
-                f"{seat_name(s)} {'out' if s in state.out else len(h)}"
+                w(
+                    "ui.w.hand",
+                    player=seat_name(s),
+                    size=w("ui.w.out") if s in state.out else len(h),
+                )
                 for s, h in enumerate(state.hands)
             )
-            counts = f"   cards {state.cards} · tricks {state.tricks} · hands: {sizes}"
-            yield WatchLine(Styled(counts, style="dim"), state, pause=True)
+            counts = w("ui.w.counts", cards=state.cards, tricks=state.tricks, hands=sizes)
+            yield WatchLine(Styled(f"   {counts}", style="dim"), state, pause=True)
         assert state.outcome is not None
-        yield WatchLine(Styled(describe_result(state.outcome), style="bold green"), state)
+        result = describe_result(state.outcome, words=w)
+        yield WatchLine(Styled(result, style="bold green"), state)
 
     def watched(self, end: State) -> Watched:
         """Every card turned is one ``play``; an attempt with no card is not an action (M8).
@@ -177,23 +204,31 @@ class BeggarPresenter(Presenter):
     """Beggar-My-Neighbour at a table: hand sizes, the pile, the payment in progress."""
 
     rules = RULES
-    words = catalog("parlour.games.beggar.words")
-    input_help = "Enter turns your card · auto: turn your cards for you to the end of the game"
+    words = _WORDS
+    input_help = _WORDS("ui.input_help")
     deal_usage = "a deal in M9 notation (--Q-K.../-K--A...), the first hand leading"
 
     watcher = BeggarWatcher()
 
+    def speaking(self, words: Catalog) -> Self:
+        """This presenter, its help line and its watched games in the language of ``words``."""
+        spoken = super().speaking(words)
+        spoken.input_help = words("ui.input_help")
+        spoken.watcher = BeggarWatcher(words)
+        return spoken
+
     def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> list[Block]:
         """Hand sizes, the pile (top last), the payment in progress and the M8 counts."""
         assert isinstance(view, BeggarView)
-        detail = f"{_count(view.cards, 'card')}, {_count(view.tricks, 'trick')}"
-        head = Heading(self.words("game.title"), detail, view.to_move)
-        pile = Styled("Pile (top last): ", style="bold")
+        w = self.words
+        detail = f"{w('ui.count.cards', view.cards)}, {w('ui.count.tricks', view.tricks)}"
+        head = Heading(w("game.title"), detail, view.to_move)
+        pile = Styled(w("ui.t.pile") + " ", style="bold")
         if not view.pile:
-            pile.append("empty", style="dim")
+            pile.append(w("ui.t.empty"), style="dim")
         shown = view.pile[-12:]
         if len(view.pile) > len(shown):
-            pile.append(f"{len(view.pile) - len(shown)} more ", style="dim")
+            pile.append(w("ui.t.more", len(view.pile) - len(shown)) + " ", style="dim")
         for k, token in enumerate(shown):
             pile.append(" " if k else "")
             pile.append(
@@ -204,22 +239,22 @@ class BeggarPresenter(Presenter):
             hands.append("\n" if seat else "")
             hands.append(f"{label}: ")
             if seat in view.out:
-                hands.append("out (M3)", style="red")
+                hands.append(w("ui.t.out"), style="red")
             else:
-                hands.append(_count(view.hand_sizes[seat], "card"))
+                hands.append(w("ui.count.cards", view.hand_sizes[seat]))
         parts: list[Block] = [head, pile, hands]
         if view.owed and view.to_move is not None and view.court_player is not None:
-            parts.append(
-                Styled(
-                    f"{seat_name(view.to_move)} must pay {view.owed} more card"
-                    f"{'s' if view.owed > 1 else ''} to {seat_name(view.court_player)} (M1)",
-                    style="yellow",
-                )
+            owes = w(
+                "ui.t.owes",
+                view.owed,
+                player=_seat(w)(view.to_move),
+                court=_seat(w)(view.court_player),
             )
+            parts.append(Styled(owes, style="yellow"))
         return parts
 
     def result_text(self, outcome: Outcome, labels: Sequence[str], moves: int) -> str:
-        return describe_result(outcome, labels).removesuffix(".")
+        return describe_result(outcome, labels, self.words).removesuffix(".")
 
     def numbered(self, legal: Sequence[Action]) -> list[Action]:
         """None: a card is turned with Enter, there is nothing to choose."""
@@ -227,7 +262,7 @@ class BeggarPresenter(Presenter):
 
     def prompt(self, view: View) -> str:
         assert view.seat is not None
-        return f"{seat_name(view.seat)}, press Enter to turn your card (or auto, help)> "
+        return self.words("ui.prompt", player=seat_name(view.seat))
 
     def read(self, view: View, line: str) -> Reply:
         """Enter (or ``turn``) turns the top card; ``auto`` turns them all from now on."""
@@ -236,11 +271,25 @@ class BeggarPresenter(Presenter):
         if word in _TURN:
             return Reply(actions=(str(PLAY),))
         if word in _AUTO:
-            return Reply(
-                message=f"{seat_name(view.seat)}'s cards will be turned for him from now on.",
-                auto=True,
-            )
-        return Reply(message="Press Enter to turn your card; auto turns them for you; help, quit.")
+            player = _seat(self.words)(view.seat)
+            return Reply(message=self.words("ui.auto_on", player=player), auto=True)
+        return Reply(message=self.words("ui.press_enter"))
+
+    def event_words(self, event: Event, name: Callable[[int], str]) -> tuple[str, dict[str, Any]]:
+        """A payment's and a capture's count, a loop's length and a card limit's winners (as
+        the browser's board says them)."""
+        key, values = super().event_words(event, name)
+        data = event.data
+        if event.kind in ("owes", "captured"):
+            values["count"] = data.get("cards")
+        elif event.kind == "loop":
+            values["cards"] = data.get("length_cards")
+            values["tricks"] = data.get("length_tricks")
+        elif event.kind == "limit":
+            winners = data.get("winners")
+            seats = [s for s in winners if isinstance(s, int)] if isinstance(winners, list) else []
+            values["names"] = self.names([name(s) for s in seats])
+        return key, values
 
     def deal_players(self, deal: str) -> int:
         """M9: one hand a player."""

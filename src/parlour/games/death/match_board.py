@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from parlour.core.game import Outcome, View, seat_name
+from parlour.core.game import Outcome, View
 from parlour.core.present import Grid, Match, MatchBoard, Styled
 from parlour.core.words import Catalog
 from parlour.games.death.game import dealer_of
@@ -27,15 +27,22 @@ def _places(taken: Sequence[int]) -> list[int]:
     return [1 + sum(other < mine for other in taken) for mine in taken]
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def _ordinal(n: int, words: Catalog) -> str:
+    """``1st``, ``2nd``, ``11th`` (the catalog's ``ui.ordinal.*``)."""
+    last = 0 if 10 <= n % 100 <= 20 else n % 10
+    return words(f"ui.ordinal.{last if last in (1, 2, 3) else 'other'}", number=n)
 
 
-def _figure(count: int, sober: bool) -> str:
+def _figure(count: int, sober: bool, words: Catalog) -> str:
     """``3 drinks``, or ``3 points`` for a sober player (G14)."""
-    word = "point" if sober else "drink"
-    return f"{count} {word}{'s' if count != 1 else ''}"
+    return words("ui.count.points" if sober else "ui.count.drinks", count)
+
+
+def _names(names: Sequence[str], words: Catalog) -> str:
+    """``Player 1 and Player 2`` in the catalog's language."""
+    if len(names) <= 1:
+        return "".join(names)
+    return words("ui.and", names=", ".join(names[:-1]), last=names[-1])
 
 
 class DeathMatchBoard(MatchBoard):
@@ -67,7 +74,7 @@ class DeathMatchBoard(MatchBoard):
         return frozenset(self.finished[-1].options.sober)
 
     def _unit(self, seat: int, count: int) -> str:
-        return _figure(count, seat in self._sober())
+        return _figure(count, seat in self._sober(), self.words)
 
     def table(self, labels: Sequence[str]) -> Grid:
         """The match table after the last deal: this deal's and the running totals (drinks
@@ -75,34 +82,42 @@ class DeathMatchBoard(MatchBoard):
         totals = self._totals()
         last = self.finished[-1]
         places = _places(totals.taken)
-        of = f" of {self.planned}" if self.planned else ""
-        title = f"After deal {self.deals}{of}: running totals (G12)"
-        columns = ("player", "this deal", "total taken", "given", "place")
+        w = self.words
+        if self.planned:
+            title = w("ui.match.title_of", deal=self.deals, planned=self.planned)
+        else:
+            title = w("ui.match.title", deal=self.deals)
+        columns = (
+            w("ui.t.col.player"),
+            w("ui.match.col.this_deal"),
+            w("ui.match.col.total"),
+            w("ui.t.col.given"),
+            w("ui.t.col.place"),
+        )
         table = Grid(columns, title=title, boxed=True, title_left=True)
         for seat, label in enumerate(labels):
-            note = " (sober, G14)" if seat in self._sober() else ""
+            note = " " + w("ui.match.sober") if seat in self._sober() else ""
             table.add_row(
                 label + note,
                 self._unit(seat, last.drinks_taken[seat]),
                 self._unit(seat, totals.taken[seat]),
                 str(totals.given[seat]),
-                _ordinal(places[seat]),
+                _ordinal(places[seat], w),
             )
         return table
 
     def standing(self, labels: Sequence[str]) -> Styled:
         """Who leads (or won) the match, in words."""
         totals = self._totals()
-        names = " and ".join(labels[s] for s in totals.winners)
+        names = _names([labels[s] for s in totals.winners], self.words)
         fewest = self._unit(totals.winners[0], totals.taken[totals.winners[0]])
         over = self.planned is not None and self.deals >= self.planned
-        verb = ("win" if len(totals.winners) > 1 else "wins") if over else "lead"
-        if not over and len(totals.winners) == 1:
-            verb = "leads"
-        what = "the match" if over else f"after {self.deals} deal{'s' if self.deals > 1 else ''}"
-        return Styled(
-            f"{names} {verb} {what} with the fewest taken: {fewest} (G12).", style="bold green"
-        )
+        many = "many" if len(totals.winners) > 1 else "one"
+        if over:
+            said = self.words(f"ui.match.won.{many}", names=names, fewest=fewest)
+        else:
+            said = self.words(f"ui.match.leads.{many}", self.deals, names=names, fewest=fewest)
+        return Styled(said, style="bold green")
 
     def deal_result(self, outcome: Outcome, view: View, labels: Sequence[str], moves: int) -> str:
         """One deal's result in words (G12), a sober player's figure in points (G14):
@@ -111,18 +126,21 @@ class DeathMatchBoard(MatchBoard):
         assert isinstance(view, DeathView)
         winners = outcome.winners
         sober = frozenset(view.options.sober)
-        names = " and ".join(labels[s] for s in winners)
-        verb = "win" if len(winners) > 1 else "wins"
+        w = self.words
+        names = _names([labels[s] for s in winners], w)
         figures = []
         for seat in winners:
-            note = " (sober, G14)" if seat in sober else ""
-            figures.append(_figure(view.drinks_taken[seat], seat in sober) + note)
-        shown = " and ".join(dict.fromkeys(figures))
-        return f"{names} {verb} the deal with the fewest taken, {shown} (G12). {moves} actions"
+            note = " " + w("ui.match.sober") if seat in sober else ""
+            figures.append(_figure(view.drinks_taken[seat], seat in sober, w) + note)
+        shown = _names(list(dict.fromkeys(figures)), w)
+        many = "many" if len(winners) > 1 else "one"
+        said = w(f"ui.match.deal.{many}", names=names, figures=shown)
+        return f"{said}. {w('ui.result.actions', moves)}"
 
     def next_dealer(self) -> str:
         """``Player 3 deals (G12)`` for the next deal (G12: one seat clockwise each deal)."""
-        return f"{seat_name(dealer_of(self.players, self.deals))} deals (G12)"
+        dealer = dealer_of(self.players, self.deals)
+        return self.words("ui.match.dealer", player=self.words("ui.seat", number=dealer + 1))
 
 
 class DeathMatch(Match):

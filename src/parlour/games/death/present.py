@@ -4,9 +4,11 @@ the result in words and the rules in short."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from parlour.core.game import Action, Outcome, View, seat_name
+from parlour.cards import parse_card
+from parlour.core.game import Action, Event, Outcome, View, seat_name
 from parlour.core.inputs import quote
 from parlour.core.present import (
     Block,
@@ -20,12 +22,22 @@ from parlour.core.present import (
     TableCommand,
     card_text,
 )
-from parlour.core.words import catalog
+from parlour.core.words import Catalog, catalog
+from parlour.errors import ParlourError
 from parlour.games.death.match_board import DEATH_MATCH
 from parlour.games.death.notation import Give, TablePenalty, Throw, parse_table_entry
 from parlour.games.death.view import DeathView
 
 __all__ = ["PRESENTER", "DeathPresenter", "parse_split"]
+
+
+def _pretty_card(card: str) -> str:
+    """``10♥`` for ``10H``, or the text as it is."""
+    try:
+        return parse_card(card).pretty()
+    except ParlourError:
+        return card
+
 
 RULES = "\n".join(
     (
@@ -66,19 +78,33 @@ _TABLE_COMMANDS = (
 _TABLE_WORDS = tuple(c.word for c in _TABLE_COMMANDS)
 
 
-def _give_example(view: DeathView, left: int) -> str:
+_WORDS = catalog("parlour.games.death.words")
+
+
+def _give_example(view: DeathView, left: int, words: Catalog = _WORDS) -> str:
     """``3 = all to Player 3; 2=3 3=2 splits`` for the players and drinks at hand."""
     others = [s + 1 for s in range(view.players) if s != view.seat]
-    text = f"{others[-1]} = all to Player {others[-1]}"
+    player = words("ui.seat", number=others[-1])
+    text = words("ui.give_example.all", number=others[-1], player=player)
     if len(others) > 1 and left > 1:
-        text += f"; {others[0]}={left - left // 2} {others[1]}={left // 2} splits"
+        split = words(
+            "ui.give_example.split",
+            first=others[0],
+            many=left - left // 2,
+            second=others[1],
+            few=left // 2,
+        )
+        text += f"; {split}"
     return text
 
 
-def parse_split(line: str, left: int, example: str) -> list[tuple[int, int]] | str:
+def parse_split(
+    line: str, left: int, example: str, words: Catalog = _WORDS
+) -> list[tuple[int, int]] | str:
     """A give's split (G5) as ``(player number, drinks)`` pairs, or why it is not one (with
-    ``example`` of a good one): ``3`` gives everything left to Player 3; ``2=3 3=2`` gives 3
-    to Player 2 and 2 to Player 3; ``2=1 2=1`` gives Player 2 two drinks."""
+    ``example`` of a good one, in the language of ``words``): ``3`` gives everything left to
+    Player 3; ``2=3 3=2`` gives 3 to Player 2 and 2 to Player 3; ``2=1 2=1`` gives Player 2
+    two drinks."""
     split: list[tuple[int, int]] = []
     for part in line.replace(",", " ").split():
         name, sep, many = part.partition("=")
@@ -87,21 +113,20 @@ def parse_split(line: str, left: int, example: str) -> list[tuple[int, int]] | s
         if not (who.isascii() and who.isdigit()) or (
             sep and not (many.isascii() and many.isdigit())
         ):
-            return f"{quote(part)}: write a player's number (3) or player=drinks (2=3 3=2)."
+            return words("refusal.split.word", part=quote(part))
         if len(who) > 6 or len(many) > 6:  # int() refuses past 4,300 digits; G5 gives at most 20
-            return f"{quote(part)}: that number is far too large; {example}"
+            return words("refusal.split.large", part=quote(part), example=example)
         split.append((int(who), int(many) if sep else 0))
     if len(split) == 1 and split[0][1] == 0:
         split = [(split[0][0], left)]
     if any(n == 0 for _, n in split):
-        return f"Say how many drinks each player gets: {example}"
+        return words("refusal.split.how_many", example=example)
     merged: dict[int, int] = {}
     for player, n in split:
         merged[player] = merged.get(player, 0) + n
     total = sum(merged.values())
     if total > left:
-        left_text = "only 1 is" if left == 1 else f"only {left} are"
-        return f"That gives {total} drinks, but {left_text} left to give (G5)."
+        return words("refusal.split.too_many", left, total=total)
     return list(merged.items())
 
 
@@ -109,7 +134,7 @@ class DeathPresenter(Presenter):
     """The Game of Death at a table: the pile with who threw each card, a drinks table."""
 
     rules = RULES
-    words = catalog("parlour.games.death.words")
+    words = _WORDS
     table_commands = _TABLE_COMMANDS
     match = DEATH_MATCH
 
@@ -117,31 +142,31 @@ class DeathPresenter(Presenter):
         """The pile with who threw each card, the drinks table, passes and the give in
         progress, and the seat's own hand."""
         assert isinstance(view, DeathView)
-        swept = len(view.swept)
-        detail = "opening" if not view.started else f"{swept} card{'s' if swept != 1 else ''} swept"
-        head = Heading(self.words("game.title"), detail, view.to_move)
-        pile = Styled("Pile (top last): ", style="bold")
+        w = self.words
+        detail = w("ui.t.swept", len(view.swept)) if view.started else w("ui.t.opening")
+        head = Heading(w("game.title"), detail, view.to_move)
+        pile = Styled(w("ui.t.pile") + " ", style="bold")
         if not view.pile:
-            why = (
-                "the holder of the two of diamonds opens (G1)" if not view.started else "a new lead"
-            )
-            pile.append(f"empty: {why}", "dim")
+            why = "ui.t.pile_empty.lead" if view.started else "ui.t.pile_empty.opening"
+            pile.append(w(why), "dim")
         for k, (card, seat) in enumerate(zip(view.pile, view.pile_seats, strict=True)):
             pile.append("  " if k else "")
             pile.append(card_text(card))
             pile.append(f"\u00a0(P{seat + 1})", style="dim")
-        table = Grid(("player", "cards", "drinks taken", "given", "note"))
+        table = Grid(
+            tuple(w(f"ui.t.col.{c}") for c in ("player", "cards", "taken", "given", "note"))
+        )
         sober = set(view.options.sober)
         for seat, label in enumerate(labels):
             notes = []
             if seat in sober:
-                notes.append("sober: points (G14)")
+                notes.append(w("ui.t.sober"))
             if seat in view.passed:
-                notes.append("passed")
+                notes.append(w("ui.t.passed"))
             if view.first_out == seat:
-                notes.append("first out (G10)")
+                notes.append(w("ui.t.first_out"))
             if view.pending_give is not None and view.pending_give[0] == seat:
-                notes.append(f"giving {view.pending_give[1]} (G5)")
+                notes.append(w("ui.t.giving", drinks=view.pending_give[1]))
             table.add_row(
                 Styled(label, style="bold green" if seat == view.to_move else ""),
                 str(view.hand_sizes[seat]),
@@ -158,14 +183,15 @@ class DeathPresenter(Presenter):
 
     def result_text(self, outcome: Outcome, labels: Sequence[str], moves: int) -> str:
         """``Player 2 wins with the fewest drinks taken (G12). 93 actions``."""
-        names = " and ".join(labels[s] for s in outcome.winners)
-        lead = f"{names} win{'s' if len(outcome.winners) == 1 else ''}"
-        return f"{lead} with the fewest drinks taken (G12). {moves} actions"
+        names = self.names([labels[s] for s in outcome.winners])
+        key = "ui.result.one" if len(outcome.winners) == 1 else "ui.result.many"
+        return f"{self.words(key, names=names)}. {self.words('ui.result.actions', moves)}"
 
     def end_table(self, outcome: Outcome, view: View, labels: Sequence[str]) -> Grid:
         """G12: drinks taken and given by each player, and his place."""
         assert isinstance(view, DeathView)
-        table = Grid(("player", "drinks taken", "given", "place"), title="Drinks", boxed=True)
+        columns = tuple(self.words(f"ui.t.col.{c}") for c in ("player", "taken", "given", "place"))
+        table = Grid(columns, title=self.words("ui.drinks_table"), boxed=True)
         for seat, label in enumerate(labels):
             table.add_row(
                 label,
@@ -194,10 +220,8 @@ class DeathPresenter(Presenter):
         left = self._giving(view)
         if left is None:
             return f"{seat_name(view.seat)}> "
-        return (
-            f"{seat_name(view.seat)}, give {left} drink{'s' if left > 1 else ''} (G5): "
-            f"to whom? ({_give_example(view, left)})> "
-        )
+        example = _give_example(view, left, self.words)
+        return self.words("ui.give_prompt", left, player=seat_name(view.seat), example=example)
 
     def read(self, view: View, line: str) -> Reply | None:
         """While the seat gives (G5), a line that is no ``give N>Pk`` is a split of what is
@@ -207,11 +231,9 @@ class DeathPresenter(Presenter):
         if left is None or line.lower().startswith("give"):
             return None
         if not line:
-            return Reply(
-                message=f"Give {left} drink{'s' if left > 1 else ''} to the other players (G5): "
-                f"{_give_example(view, left)}; give N>Pk gives N to Player k."
-            )
-        split = parse_split(line, left, _give_example(view, left))
+            example = _give_example(view, left, self.words)
+            return Reply(message=self.words("ui.give_help", left, example=example))
+        split = parse_split(line, left, _give_example(view, left, self.words), self.words)
         if isinstance(split, str):
             return Reply(message=split)
         return Reply(actions=tuple(f"give {n}>P{player}" for player, n in split))
@@ -222,9 +244,45 @@ class DeathPresenter(Presenter):
         not in the hand, and then the refusal costs nothing)."""
         return Forfeit(
             f"illegal {text}",
-            "an illegal throw costs 2 drinks and the card goes back to your hand (G13). "
-            "Throw a card that follows, or pass if you have none.",
+            self.words("ui.forfeit.note"),
+            question=self.words("ui.forfeit.question"),
+            declined=self.words("ui.forfeit.declined"),
         )
+
+    def event_words(self, event: Event, name: Callable[[int], str]) -> tuple[str, dict[str, Any]]:
+        """A drink with its reason (drinks, or points for a sober player, G14), a give's
+        receiver, a sweep's and an end's variant by why (as the browser's board says them)."""
+        key, values = super().event_words(event, name)
+        data = event.data
+        w = self.words
+        if event.kind in ("drank", "penalty", "hand_penalty"):
+            seat, drinks = data.get("seat"), data.get("drinks")
+            player = name(seat) if isinstance(seat, int) else ""
+            # The engine's words say points for a sober player (G14); its data do not.
+            sober = " point" in event.text.split(":", 1)[0]
+            count = drinks if isinstance(drinks, int) else 0
+            values["who"] = w("ui.points" if sober else "ui.drinks", count, player=player)
+            why = f"ui.why.{data.get('why')}"
+            if why in w:
+                other = data.get("other")
+                values["why"] = w(
+                    why,
+                    card=values.get("card", ""),
+                    other=_pretty_card(other) if isinstance(other, str) else "",
+                    drinks=count,
+                )
+            else:
+                values["why"] = data.get("reason", "")
+        elif event.kind == "gave" and isinstance(data.get("to"), int):
+            values["to"] = name(int(data["to"]))
+        elif event.kind == "swept":
+            key = f"event.swept.{data.get('why')}"
+            leader = data.get("leader")
+            if isinstance(leader, int):
+                values["player"] = name(leader)
+        elif event.kind == "ended":
+            key = f"event.ended.{data.get('why')}"
+        return key, values
 
     def entry_target(self, entry: str) -> int | None:
         """The player a ``doh Pk`` or ``delay Pk`` penalises (G13)."""
