@@ -9,14 +9,13 @@ import warnings
 
 import pytest
 
+import parlour.adapters.gymnasium as pg
+import parlour.adapters.pettingzoo as pz
+from parlour.adapters.openspiel import SHORT_NAMES  # importing it registers every game
 from parlour.games import GAMES
 from parlour_crazy_eights.features import FEATURES
 from parlour_crazy_eights.rules import C8State
 from parlour_crazy_eights.view import C8View
-
-pz = pytest.importorskip("parlour.adapters.pettingzoo")
-pg = pytest.importorskip("parlour.adapters.gymnasium")
-pos = pytest.importorskip("parlour.adapters.openspiel")
 
 GAME = GAMES["crazy-eights"]
 PLAYERS = [2, 3, 5]
@@ -48,6 +47,7 @@ def test_gymnasium_check_env(players: int) -> None:
 def test_openspiel_random_sim_test_with_serialisation(players: int) -> None:
     import pyspiel
 
+    assert "parlour_crazy-eights" in SHORT_NAMES
     game = pyspiel.load_game("parlour_crazy-eights", {"players": players})
     assert game.num_distinct_actions() == 58
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

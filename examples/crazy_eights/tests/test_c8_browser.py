@@ -9,14 +9,11 @@ The checks are Parlour's browser suite's (``tests/browser``), run from the repos
 from __future__ import annotations
 
 import pytest
-
-browser_suite = pytest.importorskip("tests.browser.browser", reason="Parlour's browser suite")
-
-from playwright.sync_api import Browser  # noqa: E402
-from tests.browser.browser import Played, Setup, play_room  # noqa: E402
-from tests.browser.conftest import browser, pw, server  # noqa: E402, F401
-from tests.browser.whole_game import *  # noqa: E402, F403
-from tests.server.client import ServerProcess  # noqa: E402
+from playwright.sync_api import Browser
+from tests.browser.browser import Played, Setup, play_room
+from tests.browser.conftest import browser, pw, server  # noqa: F401
+from tests.browser.whole_game import *  # noqa: F403
+from tests.server.client import ServerProcess
 
 pytestmark = pytest.mark.slow
 

@@ -20,13 +20,12 @@ import random
 from collections import Counter
 from typing import Any
 
+import pyspiel
 import pytest
 
 from parlour.games import GAMES
 from parlour_crazy_eights.notation import DRAW_ID, card_id
 from parlour_crazy_eights.rules import C8State
-
-pyspiel = pytest.importorskip("pyspiel")
 
 SEEDS = 200
 GAME = GAMES["crazy-eights"]
