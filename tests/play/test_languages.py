@@ -113,3 +113,71 @@ def test_the_terminals_catalogs_match_english() -> None:
             wanted = placeholders(reference if isinstance(reference, str) else reference["other"])
             for form in forms:
                 assert placeholders(form) <= wanted | {"count"}, (lang, key)
+
+
+# English sentences a game says at the terminal that must not show through in ro or nl.
+ENGLISH = (
+    "wins after",
+    "win with",
+    "drinks taken",
+    " drinks ",
+    "Pile (top last)",
+    "pile (top last)",
+    "face down",
+    "Scrap pile",
+    "must pay",
+    "takes the pile",
+    "Trick ",
+    "tricks",
+    "running totals",
+    "deals (G12)",
+    "Game over",
+    "Watching (",
+    "Keys:",
+    "No person at the table",
+    "Random deal",
+    "Play another",
+    "[y/N]",
+)
+
+WHOLE_GAMES = {
+    "beor": ("--seed", "3", "--seat", "1=random", "--seat", "2=random"),
+    "beggar": ("--seed", "3", "--seat", "1=bot", "--seat", "2=bot"),
+    "death": ("--seed", "3", *(f"--seat={k}=random" for k in (1, 2, 3, 4))),
+}
+RESULTS = {
+    ("beor", "ro"): "Jucătorul 1 (random) câștigă după",
+    ("beor", "nl"): "Speler 1 (random) wint na",
+    ("beggar", "ro"): "Jucătorul 1 câștigă după 423 de cărți și 60 de levate.",
+    ("beggar", "nl"): "Speler 1 wint na 423 kaarten en 60 slagen.",
+    ("death", "ro"): "câștigă runda cu cele mai puține luate",
+    ("death", "nl"): "wint de ronde met het minst genomen",
+}
+
+
+@pytest.mark.parametrize("lang", ["ro", "nl"])
+@pytest.mark.parametrize("game", sorted(WHOLE_GAMES))
+def test_a_whole_game_of_bots_speaks_the_language(game: str, lang: str) -> None:
+    done = play(game, "--lang", lang, "--delay", "0", *WHOLE_GAMES[game], lines="n\n")
+    assert done.returncode == 0, done.stderr
+    shown = done.stdout
+    assert RESULTS[game, lang] in shown
+    assert [english for english in ENGLISH if english in shown] == []
+
+
+def test_english_reads_its_sentences_from_the_catalog_as_before() -> None:
+    done = play("beggar", "--delay", "0", *WHOLE_GAMES["beggar"], lines="n\n")
+    assert done.returncode == 0, done.stderr
+    assert "Player 1 wins after 423 cards and 60 tricks." in done.stdout
+    assert "Trick 1: Player 1 A♥ → Player 2 pays 4:" in done.stdout
+    assert "   cards 11 · tricks 1 · hands: Player 1 32, Player 2 20" in done.stdout
+
+
+def test_yes_is_yes_in_the_language() -> None:
+    from parlour.play.speech import agrees, spoken
+
+    with spoken("ro"):
+        assert agrees("da") and agrees("D") and agrees("y") and not agrees("nu")
+    with spoken("nl"):
+        assert agrees("ja") and agrees("j") and agrees("yes") and not agrees("da")
+    assert agrees("y") and not agrees("ja")

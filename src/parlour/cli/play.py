@@ -33,7 +33,7 @@ from parlour.play.menu import ask_menu, menu_games
 from parlour.play.saving import (
     default_save_path,
 )
-from parlour.play.speech import language_from_locale, spoken
+from parlour.play.speech import language_from_locale, say, spoken
 from parlour.play.table import (
     PERSON,
     Table,
@@ -156,7 +156,7 @@ def _play(args: argparse.Namespace) -> int:
     if save_path is not None:
         save_table(table, save_path)  # a file that cannot be written is said now, not later
     if not table.people:
-        console.print("No person at the table: watching the bots play.", style="dim")
+        console.print(say("bots_only"), style="dim")
     if save_path is not None:
         console.print(f"The game is saved in {save_path} after every move.", highlight=False)
     return play_tables(table, console, save_path, args.delay, getattr(args, "deals", None))

@@ -28,7 +28,7 @@ from parlour.play.saving import (
     write_json_record,
     write_record,
 )
-from parlour.play.speech import presenter_of
+from parlour.play.speech import presenter_of, say
 from parlour.play.table import Seat, Table, options_json
 from parlour.play.terminal import TerminalGame, play_on
 from parlour.play.watching import watch_lines
@@ -146,19 +146,19 @@ def _another(
         keys.discard()
     if match is not None and match.planned is not None and match.deals < match.planned:
         if not table.people:
-            console.print(f"Next: deal {match.deals + 1}; {match.next_dealer()}.")
+            console.print(say("match.next", deal=match.deals + 1, dealer=match.next_dealer()))
             return True
         try:
+            dealer = match.next_dealer()
             input(
-                f"Press Enter for deal {match.deals + 1} of {match.planned}: "
-                f"{match.next_dealer()}> "
+                say("match.press_enter", deal=match.deals + 1, planned=match.planned, dealer=dealer)
             )
         except (EOFError, KeyboardInterrupt):
             console.print()
             return False
         return True
     if match is not None:
-        question = f"Play another deal? The totals are kept; {match.next_dealer()} [y/N]> "
+        question = say("match.another", dealer=match.next_dealer())
         return play_on(input, question)
     return play_on(input)
 
@@ -202,7 +202,7 @@ def watch_own_way(
             save_path = first_path = claim_save(args.save, f"parlour-{game.name}-{seed}.json")
         if console is not None:
             if deal is None:
-                console.print(f"Random deal, seed {seed}")
+                console.print(say("random_deal", seed=seed))
             if save_path is not None:
                 console.print(f"The game is saved in {save_path} after every trick.")
 

@@ -10,17 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from parlour.core.game import seat_name
 from parlour.errors import ParlourError
 from parlour.play.saving import Reader
-from parlour.play.speech import presenter_of
+from parlour.play.speech import agrees, presenter_of, say, seat_called
 from parlour.play.table import Table
 
 __all__ = ["make_entry"]
-
-
-def _agrees(answer: str) -> bool:
-    return answer.strip().lower() in ("y", "yes")
 
 
 def make_entry(
@@ -60,20 +55,22 @@ def make_entry(
             for voter in people:
                 try:
                     answer = read(
-                        f"{seat_name(voter)}, {seat_name(seat)} asks for {line.strip()!r} "
-                        "(G13). Do you agree? [y/N]> "
+                        say(
+                            "vote",
+                            voter=seat_called(voter),
+                            seat=seat_called(seat),
+                            entry=repr(line.strip()),
+                        )
                     )
                 except KeyboardInterrupt:
                     answer = "n"
-                if _agrees(answer):
+                if agrees(answer):
                     votes.append(voter)
             after_votes()
         if bots:
-            said = (
-                f"{', '.join(table.seat_label(s) for s in bots)}: no (bots never delay the game). "
-            )
+            said = say("bots_no", bots=", ".join(table.seat_label(s) for s in bots))
     try:
         table.enter(line, by=seat, votes=votes)
     except ParlourError as err:
-        return False, f"{said}Not entered: {err}."
-    return True, f"{said}Entered: {table.entries[-1].entry} (G13)."
+        return False, said + say("not_entered", error=err)
+    return True, said + say("entered", entry=table.entries[-1].entry)

@@ -7,9 +7,8 @@ its name.
 
 from __future__ import annotations
 
-from parlour.core.game import seat_name
 from parlour.errors import ParlourError
-from parlour.play.speech import presenter_of
+from parlour.play.speech import presenter_of, say, seat_called
 from parlour.play.table import Table
 
 __all__ = ["forced_moves", "forfeit_cost"]
@@ -25,7 +24,7 @@ def forced_moves(table: Table, seat: int) -> tuple[tuple[str, ...], str] | None:
     state = table.state
     legal = state.legal_actions()
     if len(legal) == 1 and str(legal[0]).lower() == "pass":
-        return ("pass",), f"{seat_name(seat)} cannot play and passes: made for you."
+        return ("pass",), say("forced.pass", name=seat_called(seat))
     if presenter.numbered(legal):
         return None
     # The game asks in its own way (a give, G5): forced when one answer only is legal.
@@ -45,7 +44,7 @@ def forced_moves(table: Table, seat: int) -> tuple[tuple[str, ...], str] | None:
     if len(found) != 1:
         return None
     said = ", ".join(found[0])
-    return found[0], f"{seat_name(seat)} has one choice only ({said}): made for you."
+    return found[0], say("forced.one", name=seat_called(seat), moves=said)
 
 
 def forfeit_cost(table: Table, seat: int, entry: str) -> tuple[str, int] | None:

@@ -97,8 +97,7 @@ def _rules(presenter: Presenter) -> str:
 def watch_keys_text(by_hand: bool) -> str:
     """The keys of watching: faster, slower, pause, to the end (and back to turning by hand
     for someone who asked for ``auto``)."""
-    hand = " · t: turn by hand again" if by_hand else ""
-    return f"Keys: f faster · s slower · space pause · e to the end{hand} · q leave"
+    return say("watch.keys_table", hand=say("watch.by_hand") if by_hand else "")
 
 
 def commands_text(game: Game, *, undo: bool = True) -> str:

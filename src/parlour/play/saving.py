@@ -22,6 +22,7 @@ from parlour.core.files import write_text_atomic
 from parlour.core.inputs import parse_path
 from parlour.core.record import Record
 from parlour.errors import ParlourError
+from parlour.play.speech import agrees, say
 from parlour.play.table import Table
 
 __all__ = [
@@ -118,7 +119,7 @@ class Saver:
         try:
             write_record(self.table, self.path)
         except ParlourError as err:
-            self._say(f"Could not save the game: {err}", style="bold red")
+            self._say(say("save.failed", error=err), style="bold red")
             self.path = None
 
     def _default(self) -> str:
@@ -132,22 +133,22 @@ class Saver:
         try:
             path = (self.path or self._default()) if given is None else save_target(given, default)
         except ParlourError as err:
-            self._say(f"Not saved: {err}.")
+            self._say(say("save.not", error=err))
             return False
         if path != self.path and os.path.lexists(path):
             try:
-                answer = self.read(f"{path} exists. Replace it? [y/N]> ").strip().lower()
+                answer = self.read(say("save.replace", path=path))
             except (EOFError, KeyboardInterrupt):
                 answer = "n"
-            if answer not in ("y", "yes"):
-                self._say(f"Not saved: {path} was left as it was.")
+            if not agrees(answer):
+                self._say(say("save.kept", path=path))
                 return False
         try:
             write_record(self.table, path)
         except ParlourError as err:
-            self._say(f"Not saved: {err}.", style="bold red")
+            self._say(say("save.not", error=err), style="bold red")
             return False
-        self._say(f"Saved to {path}; resume with: {resume_hint(path)}", style="green")
+        self._say(say("save.done", path=path, hint=resume_hint(path)), style="green")
         if self.path is not None:
             self.path = path  # saved after every move: from now on to the new file
         return True
@@ -159,17 +160,17 @@ class Saver:
             self.autosave()
             if self.path is not None:
                 hint = resume_hint(self.path)
-                self._say(f"The game is saved in {self.path}; resume with: {hint}")
+                self._say(say("save.is_in", path=self.path, hint=hint))
                 return True
         default = self._default()
         try:
-            given = self.read(f"File name or folder [{default}]> ").strip()
+            given = self.read(say("save.where", default=default)).strip()
         except (EOFError, KeyboardInterrupt):
             self.keep()
             return True
         while not self.save(given or default):
             try:
-                given = self.read("Another file name or folder (empty: back to the game)> ").strip()
+                given = self.read(say("save.another")).strip()
             except (EOFError, KeyboardInterrupt):
                 self.keep()
                 return True
@@ -180,12 +181,9 @@ class Saver:
     def leave_unsaved(self) -> None:
         """A person leaves without saving (a game saved after every move stays saved)."""
         if self.path is not None:
-            self._say(
-                f"Left the table; the game as it stands is in {self.path} (saved after every "
-                f"move): {resume_hint(self.path)}"
-            )
+            self._say(say("save.left", path=self.path, hint=resume_hint(self.path)))
             return
-        self._say("Left the table without saving.")
+        self._say(say("save.left_unsaved"))
 
     def keep(self, why: str = "Input ended") -> None:
         """Input ended mid-game, or Parlour failed: keep the game, never losing it and never

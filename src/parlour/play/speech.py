@@ -19,6 +19,7 @@ from parlour.core.words import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
 
 __all__ = [
     "WORDS",
+    "agrees",
     "language",
     "language_from_locale",
     "presenter_of",
@@ -79,6 +80,12 @@ def words() -> Catalog:
 def say(key: str, /, count: int | None = None, **values: object) -> str:
     """The terminal's sentence ``key`` in the language spoken."""
     return words()(key, count, **values)
+
+
+def agrees(answer: str) -> bool:
+    """Whether ``answer`` to a ``[y/N]`` question is yes in the language spoken (``y`` or
+    ``yes`` always, ``d``/``da`` in Romanian, ``j``/``ja`` in Dutch)."""
+    return answer.strip().lower() in {"y", "yes", *say("yes").split()}
 
 
 def seat_called(seat: int) -> str:

@@ -23,7 +23,7 @@ from parlour.play.forced import forced_moves
 from parlour.play.keys import Keyboard
 from parlour.play.saving import Reader, Saver
 from parlour.play.screen import Screen
-from parlour.play.speech import presenter_of, say, seat_called
+from parlour.play.speech import agrees, presenter_of, say, seat_called
 from parlour.play.table import Table
 from parlour.play.turn import QUIT_WORDS, PersonTurn
 from parlour.play.watching import TableWatch
@@ -216,7 +216,7 @@ class TerminalGame:
         self.screen.keep_note(Text(said, style="cyan"))
         if self._hot_seat:
             self.screen.draw(None, keep_notes=True)
-            self.ask("Press Enter to go on> ", fresh=True)
+            self.ask(say("go_on"), fresh=True)
             self.screen.notes.clear()
             self.screen.clear()
 
@@ -290,4 +290,4 @@ def play_on(read: Reader = input, question: str | None = None) -> bool:
         answer = read(question or say("play_another")).strip().lower()
     except (EOFError, KeyboardInterrupt):
         return False
-    return answer in ("y", "yes")
+    return agrees(answer)

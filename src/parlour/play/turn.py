@@ -27,7 +27,7 @@ from parlour.play.forced import forfeit_cost
 from parlour.play.help import commands_text, rules_text, watch_keys_text
 from parlour.play.saving import Saver
 from parlour.play.screen import Screen
-from parlour.play.speech import say, seat_called
+from parlour.play.speech import agrees, say, seat_called
 
 __all__ = ["QUIT_WORDS", "Ask", "PersonTurn", "plural"]
 
@@ -171,14 +171,14 @@ class PersonTurn:
             return False  # the rules charge nothing here
         thing, cost = charged
         self.screen.say(f"{refusal}.")
-        question = f"Throw {thing} illegally? It costs {plural(cost, 'drink')} (G13) [y/N]> "
+        question = (forfeit.question or say("forfeit.question")).format(thing=thing, cost=cost)
         try:
-            answer = self.ask(question).strip().lower()
+            answer = self.ask(question)
         except KeyboardInterrupt:
             answer = "n"
-        if answer not in ("y", "yes"):
+        if not agrees(answer):
             self.screen.notes.clear()
-            self.screen.say("Not thrown; nothing was charged. Throw a card that follows, or pass.")
+            self.screen.say(forfeit.declined or say("forfeit.declined"))
             return True
         self.table.enter(forfeit.entry, by=seat)
         self.saver.autosave()
@@ -202,7 +202,7 @@ class PersonTurn:
             for text in reply.actions:
                 trial = trial.apply(text)
         except ParlourError as err:
-            self.screen.say(f"{err}. Nothing was played; try again.")
+            self.screen.say(say("nothing_played", error=err))
             return False
         for text in reply.actions:
             self.table.apply(text)

@@ -20,6 +20,7 @@ from parlour.play.draw import text
 from parlour.play.help import watch_keys_text
 from parlour.play.keys import Keyboard
 from parlour.play.screen import Screen
+from parlour.play.speech import say
 
 __all__ = ["PACES", "WATCH_KEYS", "TableWatch", "faster", "slower", "watch_lines"]
 
@@ -51,7 +52,7 @@ def watch_lines(
     end: State | None = None
     paused = skip = False
     if console is not None and keys is not None and delay > 0:
-        console.print(Text(WATCH_KEYS, style="dim"))
+        console.print(Text(say("watch.keys"), style="dim"))
     for line in lines:
         end = line.state
         if console is not None and not (skip and not end.is_over):
@@ -75,16 +76,16 @@ def watch_lines(
                     delay = slower(delay)
                 elif key in (" ", "p"):
                     paused = not paused
-                    said = "Paused: space goes on." if paused else "Going on."
+                    said = say("watch.paused") if paused else say("watch.going_on")
                     console.print(Text(said, style="dim"))
                 elif key in ("e", "\n"):
                     skip = True
-                    console.print(Text("On to the end of the game...", style="dim"))
+                    console.print(Text(say("watch.to_end"), style="dim"))
                     break
                 elif key == "q":
                     return end, False
                 if key in ("f", "+", "=", "s", "-"):
-                    console.print(Text(f"{delay:g} s a trick.", style="dim"))
+                    console.print(Text(say("watch.trick_delay", delay=f"{delay:g}"), style="dim"))
                 deadline = time.monotonic() + (0 if paused else delay)
             if not paused and time.monotonic() >= deadline:
                 break
@@ -131,8 +132,11 @@ class TableWatch:
                 return
 
     def footer(self, auto: set[int]) -> Text:
-        pace = "paused" if self.paused else f"{self.delay:g} s a move"
-        return Text(f"Watching ({pace}). {watch_keys_text(bool(auto))}", style="dim")
+        pace = (
+            say("watch.pace_paused") if self.paused else say("watch.pace", delay=f"{self.delay:g}")
+        )
+        keys = watch_keys_text(bool(auto))
+        return Text(say("watch.watching", pace=pace, keys=keys), style="dim")
 
     def _key(self, key: str, auto: set[int], leave: Callable[[], None]) -> bool:
         """One watching key; True when watching stops waiting (skip to the end, by hand)."""
@@ -146,12 +150,12 @@ class TableWatch:
         elif key in ("e", "\n"):
             self.skip = True
             self.paused = False
-            self.screen.say("Playing on to the end of the game...", style="dim")
+            self.screen.say(say("watch.playing_on"), style="dim")
             return True
         elif key == "t" and auto:
             auto.clear()
             self.paused = False
-            self.screen.say("Back to turning your cards by hand.", style="green")
+            self.screen.say(say("watch.by_hand_again"), style="green")
             return True
         elif key == "q":
             leave()

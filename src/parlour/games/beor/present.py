@@ -50,11 +50,6 @@ RULES = "\n".join(
 )
 
 
-def _count(count: int, one: str) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{count} {one}{'s' if count != 1 else ''}"
-
-
 def _pretty(card: str) -> str:
     """``10♥`` for ``10H``."""
     return parse_card(card).pretty()
@@ -80,67 +75,71 @@ class BeorPresenter(Presenter):
         assert isinstance(view, BeorView)
         # Every player's turn counts (B10's max_turns counts them so): "move" says it plainly.
         move = view.turn + 1 if view.to_move is not None else view.turn
-        head = Heading(self.words("game.title"), f"move {move}", view.to_move)
-        table = Grid(("base", "pile (top last)", "stock"))
+        w = self.words
+        head = Heading(w("game.title"), w("ui.t.move", number=move), view.to_move)
+        table = Grid(tuple(w(f"ui.t.col.{c}") for c in ("base", "pile", "stock")))
         for name, top_first, stock in zip(BASES, view.bases, view.stocks, strict=True):
             base = top_first[::-1]  # shown bottom to top, the top card last
             pile = Styled()
             if len(base) > 5:
-                pile.append(f"{len(base) - 5} below, ", style="dim")
-            pile.append(cards_text(base[-5:], empty="empty"))
+                pile.append(w("ui.t.below", len(base) - 5), style="dim")
+            pile.append(cards_text(base[-5:], empty=w("ui.t.empty")))
             if stock.size == 0:
-                stock_text = Styled("empty: no card may go here (B4)", style="dim")
+                stock_text = Styled(w("ui.t.stock_empty"), style="dim")
             else:
-                stock_text = Styled(f"{_count(stock.size, 'card')} ")
+                stock_text = Styled(w("ui.count.cards", stock.size) + " ")
                 if stock.face_up and stock.top is not None:
-                    stock_text.append("face up, top ")
+                    stock_text.append(w("ui.t.face_up") + " ")
                     stock_text.append(card_text(stock.top))
                 else:
-                    stock_text.append("face down", style="dim")
+                    stock_text.append(w("ui.t.face_down"), style="dim")
                 hidden = [c for k, c in stock.known if not (stock.face_up and k == stock.size - 1)]
                 if hidden:
-                    stock_text.append("; known below: ", style="dim")
-                    stock_text.append(cards_text(hidden, empty="none"))
-            table.add_row(Styled(name.capitalize(), style=_THEME_STYLE[name]), pile, stock_text)
+                    stock_text.append(w("ui.t.known_below") + " ", style="dim")
+                    stock_text.append(cards_text(hidden, empty=w("ui.t.none")))
+            shown_name = Styled(w(f"ui.base.{name}"), style=_THEME_STYLE[name])
+            table.add_row(shown_name, pile, stock_text)
         parts: list[Block] = [head, table, self._seats(view, labels)]
         if view.players > 2:  # B8: only with more than 2 players does a loser's hand go to scrap
-            scrap = Styled(f"Scrap pile: {_count(view.scrap_size, 'card')}", style="dim")
+            scrap_size = w("ui.count.cards", view.scrap_size)
+            scrap = Styled(w("ui.t.scrap", cards=scrap_size), style="dim")
             if view.known_scrap:
-                scrap.append(" (known: ")
-                scrap.append(cards_text(view.known_scrap, empty="none"))
+                scrap.append(f" ({w('ui.t.known')} ")
+                scrap.append(cards_text(view.known_scrap, empty=w("ui.t.none")))
                 scrap.append(")")
             parts.append(scrap)
         if view.hand is not None and not view.hand and view.seat in view.out:
             # B8: the loser's hand went to the scrap pile; an empty "Your hand:" says nothing.
-            parts.append(Styled("You are out (B8): you hold no cards.", style="bold red"))
+            parts.append(Styled(w("ui.t.you_are_out"), style="bold red"))
         elif view.hand is not None:
             playable = frozenset(a.card for a in legal if isinstance(a, Move))
             parts.append(Hand(tuple(view.hand), playable, bool(legal)))
         return parts
 
-    @staticmethod
-    def _seats(view: BeorView, labels: Sequence[str]) -> Styled:
+    def _seats(self, view: BeorView, labels: Sequence[str]) -> Styled:
+        w = self.words
         seats = Styled()
         for seat, label in enumerate(labels):
             seats.append("\n" if seat else "")
             seats.append(f"{label}: ", style="bold" if seat == view.to_move else "")
             if seat in view.out:
-                seats.append("out (B8)", style="red")
+                seats.append(w("ui.t.seat_out"), style="red")
                 continue
-            seats.append(_count(view.hand_sizes[seat], "card"))
+            seats.append(w("ui.count.cards", view.hand_sizes[seat]))
             known = view.known_in_hands[seat]
             if known and seat != view.seat:
-                seats.append("; known to hold ")
-                seats.append(cards_text(known, empty="none"))
+                seats.append(w("ui.t.known_to_hold") + " ")
+                seats.append(cards_text(known, empty=w("ui.t.none")))
         return seats
 
     def result_text(self, outcome: Outcome, labels: Sequence[str], moves: int) -> str:
         """``Player 2 (ismcts) wins after 41 moves``, or a draw at the turn limit (B10)."""
         turns = outcome.details.get("turns", moves)
+        count = turns if isinstance(turns, int) else moves
         if not outcome.winners:
-            return f"The game is a draw after {turns} moves (B10)"
-        names = " and ".join(labels[s] for s in outcome.winners)
-        return f"{names} wins after {turns} moves"
+            return self.words("ui.result.draw", count)
+        names = self.names([labels[s] for s in outcome.winners])
+        return self.words("ui.result.win", count, names=names)
 
     def pretty_action(self, action: Action) -> Styled:
         if not isinstance(action, Move):

@@ -245,7 +245,7 @@ class DeathPresenter(Presenter):
         return Forfeit(
             f"illegal {text}",
             self.words("ui.forfeit.note"),
-            question=self.words("ui.forfeit.question"),
+            question=self.words("ui.forfeit.question", thing="{thing}", cost="{cost}"),
             declined=self.words("ui.forfeit.declined"),
         )
 
