@@ -50,7 +50,8 @@ from tests.conformance.cardscan import cards_named
 from tests.server.client import WAIT, Client, ServerProcess, running_server
 
 _ROOMS = {"beor": 2, "death": 2, "beggar": 2}
-"""Rooms per player count of each game (every count from min_players to max_players)."""
+"""Rooms per player count of each game (every count from min_players to max_players); two for
+a game from another distribution."""
 _OPTIONS: dict[str, dict[str, Any]] = {"beor": {"max_turns": 150}}
 """BEOR games are bounded (B10) so that every room ends and gives its record."""
 _MIN_POSITIONS = 500
@@ -77,6 +78,7 @@ _EXAMPLES = (
     "e.g. AS, TH, 7C (or JK1, JK2)",  # parlour.cards.parse_card
     "e.g. 7H>red or 7H>red/black",  # BEOR's notation
     "write a card (7C)",  # the Game of Death's notation
+    "write a card to play it (7H, 10♥)",  # the Crazy Eights example's notation
 )
 """The fixed examples of the notation that a ``bad_notation`` reject's message gives, the same
 whatever the position: taken out of a reject's message before it is searched for cards."""
@@ -501,7 +503,7 @@ async def _play_all(server: ServerProcess) -> list[Played]:
             one(name, n, k)
             for name, game in sorted(GAMES.items())
             for n in range(game.info.min_players, game.info.max_players + 1)
-            for k in range(_ROOMS[name])
+            for k in range(_ROOMS.get(name, 2))
         ]
         return list(await asyncio.gather(*work))
 

@@ -20,9 +20,15 @@ from tests.server.client import Client, create_room, running_server
 _SEATS = {"beor": "random", "death": "heuristic", "beggar": "bot"}
 
 
+def _bot(game: str) -> str:
+    """The third seat: a bot of each kind for the built-in games, random moves for a game from
+    another distribution (or the plain bot of a game without decisions)."""
+    return _SEATS.get(game) or ("random" if GAMES[game].info.decisions else "bot")
+
+
 async def _play(url: str, ws: str, game: str, seed: int) -> dict[str, Any]:
     room = create_room(
-        url, {"game": game, "players": 3, "seats": ["person", "person", _SEATS[game]]}
+        url, {"game": game, "players": 3, "seats": ["person", "person", _bot(game)]}
     )
     tokens = [s.get("token") for s in room["seats"]]
     assert tokens[2] is None and "link" not in room["seats"][2]
@@ -66,7 +72,7 @@ def test_two_people_and_a_bot_play_a_whole_game(tmp_path: Path, game: str) -> No
     record = played["record"]
     assert played["moves"] > 0
     assert record["commitment"] == played["room"]["commitment"] == commitment(record["seed"])
-    assert record["seats"] == ["person", "person", _SEATS[game]]
+    assert record["seats"] == ["person", "person", _bot(game)]
     _, states = replay_json(record)
     assert states[-1].outcome is not None
     assert states[-1].outcome.to_json() == played["final"]["outcome"]
