@@ -132,7 +132,12 @@ def test_the_documentation_defines_every_metric_with_its_unit() -> None:
     from parlour.lab.metrics import specs_for
 
     root = Path(__file__).resolve().parents[2]
-    pages = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    # Parlour's pages, and a game's from another distribution its own README (the example's).
+    pages = [
+        root / "README.md",
+        *sorted((root / "docs").rglob("*.md")),
+        *sorted((root / "examples").glob("*/README.md")),
+    ]
     text = "\n".join(p.read_text(encoding="utf-8") for p in pages if p.is_file())
     for game in GAMES:
         for spec in specs_for(game):
