@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import multiprocessing
 import os
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -108,6 +110,27 @@ def _warm(server: int) -> None:
         warm_up(game)  # compiled playouts load before the first decision needs them
 
 
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Worker processes started deaf to SIGINT. A process keeps an ignored signal ignored
+    across exec, so a worker begins with SIGINT ignored, and a Ctrl-C at the terminal that
+    reaches the process group while the worker is still importing the games (before
+    :func:`_warm` runs) cannot kill it with a traceback. The server itself loses nothing: its
+    main thread holds SIGINT blocked meanwhile, and a blocked signal is kept pending even while
+    ignored (Linux), to be delivered to the server's own handler when the mask comes back. Only
+    the main thread may change a handler; in another thread this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 class BotPool:
     """Worker processes for bot decisions (``workers`` 0: a thread, for small machines and
     tests, which still keeps the event loop free between Python steps)."""
@@ -135,15 +158,18 @@ class BotPool:
         if kind == "bot" or len(legal) == 1:
             return legal[0]
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._executor(), decide, game.name, kind, view_json, legal, seed
-        )
+        with _sigint_held():  # the executor starts a worker on a submit when it needs one
+            future = loop.run_in_executor(
+                self._executor(), decide, game.name, kind, view_json, legal, seed
+            )
+        return await future
 
     def start(self) -> None:
         """Start the workers now rather than at the first bot move (a restarted server's
         first bot answers sooner)."""
         if self.workers > 0:
-            self._executor().submit(int)
+            with _sigint_held():
+                self._executor().submit(int)
 
     def close(self) -> None:
         if self._pool is not None:
