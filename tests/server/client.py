@@ -28,16 +28,23 @@ WAIT = 20.0
 class ServerProcess:
     """``parlour serve`` in a process of its own."""
 
-    def __init__(self, db: str | Path, *extra: str) -> None:
+    def __init__(self, db: str | Path, *extra: str, prelude: str = "") -> None:
         self.db = str(db)
         self.extra = extra
+        self.prelude = prelude
+        """Python run in the server's process before ``parlour serve`` (a test that needs the
+        registry changed, e.g. a game without a board), or nothing: ``python -m parlour``."""
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
         self.port = 0
 
     def start(self, port: int = 0) -> ServerProcess:
+        start = ["-m", "parlour"]
+        if self.prelude:
+            main = "from parlour.cli import main\nraise SystemExit(main(sys.argv[1:]))\n"
+            start = ["-c", f"import sys\n{self.prelude}\n{main}"]
         args = [
-            sys.executable, "-m", "parlour", "serve", "--port", str(port), "--db", self.db,
+            sys.executable, *start, "serve", "--port", str(port), "--db", self.db,
             "--quiet", "--bot-delay", "0", "--bot-workers", "0", "--rate", "5000", *self.extra,
         ]  # fmt: skip
         env = dict(os.environ, PYTHONUNBUFFERED="1")
