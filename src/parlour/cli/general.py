@@ -65,7 +65,9 @@ def _cmd_games(args: argparse.Namespace) -> int:
     for column in ("game", "name", "players", "options"):
         table.add_column(column, overflow="fold")
     for g in GAMES.values():
-        options = "\n".join(f"{s.describe()} [{s.ruling}]" for s in g.info.options)
+        options = "\n".join(
+            s.describe() + (f" [{s.ruling}]" if s.ruling else "") for s in g.info.options
+        )
         table.add_row(g.title, g.name, f"{g.info.min_players}-{g.info.max_players}", options)
     console = Console()
     console.print(table)
