@@ -441,7 +441,7 @@ def test_hostile_room_bodies_never_get_a_5xx(served: Served, body: Any, raw: boo
     assert response.status_code in (201, 400), (body, response.text)
     answer = response.json()
     if response.status_code == 201:
-        assert set(answer) == {"room", "commitment", "seats", "spectate"}
+        assert set(answer) == {"room", "commitment", "seats", "spectate", "spectate_qr"}
     else:
         assert set(answer) == {"error"} and set(answer["error"]) == {"code", "message"}
         assert answer["error"]["code"] in ("bad_request", "bad_option")
