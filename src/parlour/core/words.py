@@ -9,8 +9,27 @@ CLDR plural categories of the language (``{"one": "1 drink", "other": "{n} drink
 uses ``few`` too: ``"2 pahare"`` but ``"20 de pahare"``), chosen by the number in ``count``.
 The browser formats the same catalogs with ``Intl.PluralRules``, which gives the same categories.
 
+A game's rules raise their refusals with :func:`sentence`: the error's message is the English
+of a ``refusal.`` key, and the error carries the key and values for a front end to say it in
+its own language.
+
 English is the reference: every other catalog has exactly its keys and placeholders (a test
 checks it), and a key missing from a language falls back to English rather than showing a key.
+
+The keys a game's catalog holds (the browser reads them at ``/games/NAME/words/LANG.json``):
+
+- ``game.title``, ``game.summary``: the game's name and a one-line description;
+- ``rules.title``, ``rules.goal``, and the short rules as numbered sections:
+  ``rules.section.N.heading`` with its items ``rules.section.N.item.M`` (N and M count from 1,
+  without gaps; a reader stops at the first number missing);
+- ``event.KIND``: what an action did, one key per event kind; ``event.KIND.VARIANT`` where one
+  kind reads differently by its data;
+- ``refusal.*``: why an input was refused;
+- ``ui.*``: the table's interface strings (``ui.notation``: the notation help; ``ui.option.NAME``:
+  the help of option NAME; ``ui.end.*``: the outcome in words).
+
+Placeholders: ``{player}`` a seat's name, ``{names}`` several, ``{card}`` a card's name,
+``{count}`` the number that picks a plural form.
 """
 
 from __future__ import annotations
@@ -22,6 +41,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from parlour.core.parts import part_file
+from parlour.errors import Sentence, Value
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -31,6 +51,7 @@ __all__ = [
     "catalog",
     "placeholders",
     "plural_category",
+    "sentence",
 ]
 
 LANGUAGES: tuple[str, ...] = ("en", "ro", "nl")
@@ -123,3 +144,18 @@ def catalog(package: str, lang: str = DEFAULT_LANGUAGE) -> Catalog:
     if lang == DEFAULT_LANGUAGE or lang not in LANGUAGES:
         return english
     return Catalog(lang, _read(package, lang), english)
+
+
+def sentence(package: str, key: str, /, count: int | None = None, **values: Value) -> Sentence:
+    """The English sentence ``key`` of the words package ``package`` that remembers its key and
+    values (``count`` among them): a game's rules raise their refusals with it, so that the
+    error's message is the catalog's English and a front end can say the key in the language
+    it speaks (:meth:`~parlour.core.present.Presenter.refusal`, the browser's reject frames).
+
+    Raises:
+        KeyError: the English catalog has no ``key``, or the template names a value not given.
+    """
+    text = catalog(package)(key, count, **values)
+    if count is not None:
+        values = {**values, "count": count}
+    return Sentence(text, key, values)
