@@ -30,6 +30,8 @@ The keys a game's catalog holds (the browser reads them at ``/games/NAME/words/L
 
 Placeholders: ``{player}`` a seat's name, ``{names}`` several, ``{card}`` a card's name,
 ``{count}`` the number that picks a plural form.
+In ``refusal.*`` a seat is its number, written ``Player {player}``, and what was typed is
+quoted as it came (``{text}``).
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from parlour.games.beggar.options import BeggarOptions
 from parlour.games.beggar.outcome import outcome_of
 from parlour.games.beggar.turn import Turn
 from parlour.games.beggar.view import BeggarView
+from parlour.games.beggar.words import said
 
 __all__ = ["PLAY", "BeggarState", "Play"]
 
@@ -284,10 +285,7 @@ class BeggarState(State):
         raise InvalidNotation(self._refusal(text.strip()))
 
     def _refusal(self, text: str) -> str:
-        return (
-            f"{quote(text)} is not an action of Beggar-My-Neighbour: the only action is 'play', "
-            "turn your top card (the game has no decisions)"
-        )
+        return said("refusal.only_play", text=quote(text))
 
     def _apply(self, action: Action) -> Self:
         turn = Turn(

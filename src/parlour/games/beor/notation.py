@@ -25,6 +25,7 @@ from parlour.cards import JOKERS, Card, Rank, deck52, deck54, parse_card
 from parlour.core.game import Action
 from parlour.core.inputs import quote
 from parlour.errors import InvalidNotation
+from parlour.games.beor.words import said
 
 __all__ = [
     "ACTIONS",
@@ -58,7 +59,7 @@ def base_index(text: str) -> int:
     """``black``/``b`` ... ``red``/``r`` (any case) as 0..3; InvalidNotation otherwise."""
     key = text.strip().lower()
     if key not in _BASE_BY_TEXT:
-        raise InvalidNotation(f"{quote(text.strip())} is not a base: write black, even, odd or red")
+        raise InvalidNotation(said("refusal.not_a_base", text=quote(text.strip())))
     return _BASE_BY_TEXT[key]
 
 
@@ -95,12 +96,10 @@ def shows_theme(card: Card, base: int, *, skip_jokers: bool) -> bool:
 
 def why_not_fits(card: Card, base: int) -> str:
     """The B4 refusal for a card that does not fit ``base``."""
-    name = BASES[base]
+    key = f"refusal.fits.{BASES[base]}"  # black takes no red card, even no odd rank ...
     if base in (BLACK, RED):
-        colour = "red" if card.suit is not None and card.suit.is_red else "black"
-        return f"{card} cannot go on {name}: {card} is {colour} (B4)"
-    parity = "even" if int(card.rank) % 2 == 0 else "odd"
-    return f"{card} cannot go on {name}: {card.rank.letter} is {parity} (B4)"
+        return said(key, card=str(card))
+    return said(key, card=str(card), rank=card.rank.letter)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,10 +168,7 @@ def parse_action(text: str) -> Move:
     """
     card_text, sep, rest = text.strip().partition(">")
     if not sep:
-        raise InvalidNotation(
-            f"{quote(text.strip())} is not a BEOR action: write CARD>BASE or CARD>BASE/STOCK, "
-            "e.g. 7H>red or 7H>red/black"
-        )
+        raise InvalidNotation(said("refusal.notation", text=quote(text.strip())))
     base_text, slash, stock_text = rest.partition("/")
     card = parse_card(card_text)
     base = base_index(base_text)

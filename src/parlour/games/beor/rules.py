@@ -41,6 +41,7 @@ from parlour.games.beor.turn import (
     replace_at,
 )
 from parlour.games.beor.view import BeorView, StockView
+from parlour.games.beor.words import said
 
 __all__ = ["BeorState"]
 
@@ -277,9 +278,9 @@ class BeorState(State):
         try:
             move = parse_action(text)
         except InvalidNotation as err:
-            return str(err)
+            return err.sentence
         why = refusal(move, self._to_move, self._hands[self._to_move], self._stocks)
-        return why or f"{quote(text.strip())} is not legal here"
+        return why or said("refusal.not_legal", text=quote(text.strip()))
 
     def _apply(self, action: Action) -> Self:
         """A turn: play and draw (B4, B6, B7), the goal (B5), a restock when the draw emptied

@@ -10,7 +10,7 @@ from operator import attrgetter
 from typing import Protocol, TypeVar
 
 from parlour.cards import Card, Rank
-from parlour.core.game import Action, seat_name
+from parlour.core.game import Action
 from parlour.core.rng import derive_seed, make_rng
 from parlour.games.beor.deal import deck_for
 from parlour.games.beor.events import BeorEvent, Drew, Flipped, Lost, Played, Restocked, Won
@@ -24,6 +24,7 @@ from parlour.games.beor.notation import (
     why_not_fits,
 )
 from parlour.games.beor.options import BeorOptions
+from parlour.games.beor.words import said
 
 __all__ = [
     "HELD_STRIDE",
@@ -109,15 +110,15 @@ def refusal(move: Move, seat: int, hand: tuple[Card, ...], stocks: Stocks) -> st
     """Why ``move`` is not legal for ``seat`` holding ``hand``, naming the rule (B4, B7); None
     when no rule refuses it."""
     if move.card not in hand:
-        return f"{move.card} is not in {seat_name(seat)}'s hand"
+        return said("refusal.not_in_hand", card=str(move.card), player=seat + 1)
     if not fits(move.card, move.base):
         return why_not_fits(move.card, move.base)
     if not stocks[move.base]:
-        return f"{BASES[move.base]} has no stock left (B4)"
+        return said("refusal.no_stock", base=BASES[move.base])
     if move.stock is not None and move.card.rank not in (Rank.FOUR, Rank.SEVEN):
-        return "only a 4 or 7 may draw from another stock (B7)"
+        return said("refusal.draw_other")
     if move.stock is not None and not stocks[move.stock]:
-        return f"{BASES[move.stock]} has no stock left to draw from (B7)"
+        return said("refusal.no_stock_draw", base=BASES[move.stock])
     return None
 
 

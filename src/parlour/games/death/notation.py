@@ -22,6 +22,7 @@ from parlour.cards import Card, Rank, Suit, deck52, parse_card
 from parlour.core.game import Action
 from parlour.core.inputs import quote
 from parlour.errors import IllegalAction, InvalidNotation
+from parlour.games.death.words import said
 
 __all__ = [
     "FACE",
@@ -188,16 +189,13 @@ def parse_action(text: str) -> Action:
     if found:
         drinks, player = int(found.group(1)), int(found.group(2))
         if drinks < 1 or player < 1:
-            raise InvalidNotation(f"{quote(t)}: drinks and player numbers count from 1")
+            raise InvalidNotation(said("refusal.count_from_1", text=quote(t)))
         return Give(drinks, player - 1)
     try:
         return Throw(parse_card(t))
     except InvalidNotation:
-        extra = " (doh, delay and illegal are table entries, G13)" if is_table_text(t) else ""
-        raise InvalidNotation(
-            f"{quote(t)} is not an action of the Game of Death: write a card (7C), pass or "
-            f"give N>Pk{extra}"
-        ) from None
+        key = "refusal.notation.table" if is_table_text(t) else "refusal.notation"
+        raise InvalidNotation(said(key, text=quote(t))) from None
 
 
 def is_table_text(text: str) -> bool:
@@ -219,17 +217,13 @@ def parse_table_entry(text: str) -> TablePenalty | IllegalShow:
         return IllegalShow(parse_card(rest))
     found = _PENALTY.match(t)
     if found is None:
-        raise InvalidNotation(
-            f"{quote(t)} is not a table entry of the Game of Death: write doh Pk, delay Pk or "
-            "illegal CARD (G13)"
-        )
+        raise InvalidNotation(said("refusal.entry.notation", text=quote(t)))
     reason, drinks, player = found.group(1).lower(), found.group(2), int(found.group(3))
     if player < 1 or (drinks is not None and int(drinks) < 1):
-        raise InvalidNotation(f"{quote(t)}: drinks and player numbers count from 1")
+        raise InvalidNotation(said("refusal.count_from_1", text=quote(t)))
     if drinks is not None and int(drinks) > 1:
-        raise IllegalAction(
-            f"{quote(t)}: a {TABLE_REASONS[reason]} penalty is one drink, not {int(drinks)} (G13)"
-        )
+        key = f"refusal.penalty.one_drink.{reason}"
+        raise IllegalAction(said(key, text=quote(t), drinks=int(drinks)))
     return TablePenalty(reason, player - 1)
 
 

@@ -1,31 +1,33 @@
 """Why the Game of Death refuses an action or a table entry, in words naming the rule.
 
 The position decides what is legal (:meth:`Position.legal_actions`); these functions say why
-something else is not, so that each refusal names its ruling (G1, G2, G5, G13).
+something else is not, so that each refusal names its ruling (G1, G2, G5, G13). Each refusal is
+a sentence of the game's catalog (``refusal.*``), said in English here and in the language
+spoken by the front ends.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
-from parlour.core.game import Action, seat_name
-from parlour.games.death.notation import TABLE_REASONS, Give, IllegalShow, TablePenalty, Throw
+from parlour.core.game import Action
+from parlour.games.death.notation import Give, IllegalShow, TablePenalty, Throw
 from parlour.games.death.position import Position
+from parlour.games.death.words import said
 
 __all__ = ["refuse_action", "refuse_penalty", "refuse_show"]
 
 
-def _no_such_player(seat: int, players: int) -> str | None:
+def _no_such_player(seat: int, players: int, key: str = "refusal.no_player") -> str | None:
     if 0 <= seat < players:
         return None
-    return f"there is no {seat_name(seat)}: the players are 1 to {players}"
+    return said(key, player=seat + 1, players=players)
 
 
 def refuse_action(action: Action, pos: Position) -> str:
     """Why ``action``, not a legal action in ``pos``, is refused."""
     p = pos.to_move
     assert p is not None
-    who = seat_name(p)
     if isinstance(action, Give):
         nobody = _no_such_player(action.seat, len(pos.hands))
         if nobody:
@@ -34,19 +36,19 @@ def refuse_action(action: Action, pos: Position) -> str:
         giver, left = pos.pending
         if isinstance(action, Give):
             if action.seat == giver:
-                return f"{who} cannot give drinks to himself (G5)"
-            return f"only {left} drink{'s' if left > 1 else ''} are left to give (G5)"
-        return f"{seat_name(giver)} must first give {left} drinks (G5)"
+                return said("refusal.give.self", player=p + 1)
+            return said("refusal.give.left", left)
+        return said("refusal.give.first", left, player=giver + 1)
     if isinstance(action, Give):
-        return "there are no drinks to give: only a black face card gives (G5)"
+        return said("refusal.give.none")
     if isinstance(action, Throw):
         card = action.card
         if card not in pos.hands[p]:
-            return f"{card} is not in {who}'s hand"
+            return said("refusal.not_in_hand", card=str(card), player=p + 1)
         if not pos.started:
-            return "the holder of 2D throws it first (G1)"
-        return f"{card} does not follow {pos.pile[-1]}: neither suit nor rank (G2)"
-    return "you must throw when you can (G2)"
+            return said("refusal.opening")
+        return said("refusal.not_following", card=str(card), top=str(pos.pile[-1]))
+    return said("refusal.must_throw")
 
 
 def refuse_penalty(
@@ -55,18 +57,20 @@ def refuse_penalty(
     """G13: a D'oh! or a delay of game on oneself needs no vote; on another player it needs
     a majority of the other players (those other than the penalised one), ``by`` voting for
     it; a referee (``by`` None) enters what the table decided. ``None``: not refused."""
-    nobody = _no_such_player(entry.seat, players)
+    nobody = _no_such_player(entry.seat, players, "refusal.penalty.no_player")
     if nobody:
-        return f"{nobody} (G13)"
+        return nobody
     if by is None or by == entry.seat:
         return None
     others = players - 1
     support = len((votes | {by}) - {entry.seat})
     if 2 * support > others:
         return None
-    return (
-        f"a {TABLE_REASONS[entry.reason]} penalty on {seat_name(entry.seat)} needs a majority "
-        f"of the other {others} players, and {support} voted for it (G13)"
+    return said(
+        f"refusal.penalty.majority.{entry.reason}",
+        player=entry.seat + 1,
+        others=others,
+        support=support,
     )
 
 
@@ -78,19 +82,15 @@ def refuse_show(
     throw (``legal``), and not while drinks are still to give (G5). ``None``: not refused."""
     p = pos.to_move
     assert p is not None
-    who = seat_name(p)
     if not pos.options.illegal_throw_penalty:
-        return "the illegal throw penalty is off (option illegal_throw_penalty, G13)"
+        return said("refusal.show.off")
     if by is not None and by != p:
-        return (
-            f"an illegal throw is entered by {who}, the player to move, or a referee, "
-            f"not by {seat_name(by)} (G13)"
-        )
+        return said("refusal.show.by", player=p + 1, by=by + 1)
     if pos.pending is not None:
         giver, left = pos.pending
-        return f"{seat_name(giver)} must first give {left} drinks (G5)"
+        return said("refusal.give.first", left, player=giver + 1)
     if entry.card not in pos.hands[p]:
-        return f"{entry.card} is not in {who}'s hand (G13)"
+        return said("refusal.show.not_in_hand", card=str(entry.card), player=p + 1)
     if Throw(entry.card) in legal:
-        return f"{entry.card} is a legal throw, not an illegal one (G13)"
+        return said("refusal.show.legal", card=str(entry.card))
     return None

@@ -48,6 +48,7 @@ from parlour.games.death.options import DeathOptions
 from parlour.games.death.position import Position
 from parlour.games.death.refusals import refuse_action, refuse_penalty, refuse_show
 from parlour.games.death.view import DeathView
+from parlour.games.death.words import said
 
 __all__ = ["DeathState"]
 
@@ -365,7 +366,7 @@ class DeathState(State):
         entry = parse_table_entry(text)
         pos = self._pos
         if pos.over or pos.to_move is None:
-            raise GameOver(f"the game is over: {quote(text)} cannot be entered (G12, G13)")
+            raise GameOver(said("refusal.over.entry", text=quote(text)))
         if isinstance(entry, TablePenalty):
             refusal = refuse_penalty(entry, by=by, votes=votes, players=self.players)
         else:
