@@ -181,3 +181,22 @@ def test_yes_is_yes_in_the_language() -> None:
     with spoken("nl"):
         assert agrees("ja") and agrees("j") and agrees("yes") and not agrees("da")
     assert agrees("y") and not agrees("ja")
+
+
+@pytest.mark.parametrize(
+    ("lang", "needles"),
+    [
+        ("ro", ("'zz' nu e o mutare din Jocul morții", "nu e nimic de dat: doar figurile")),
+        ("nl", ("'zz' is geen zet in Becker's Game of Death", "er zijn geen slokken te geven")),
+        ("en", ("'zz' is not an action of the Game of Death", "there are no drinks to give")),
+    ],
+)
+def test_a_refusal_is_said_in_the_language(lang: str, needles: tuple[str, ...]) -> None:
+    # A move that is no move (bad notation) and one the rules refuse (a give with nothing to
+    # give, G5): the game's catalog says why, in the language spoken.
+    done = play("death", "--lang", lang, "--seed", "1", lines="zz\ngive 3>P2\nquit\nleave\n")
+    assert done.returncode == 0, done.stderr
+    for needle in needles:
+        assert needle in done.stdout, (needle, done.stdout[-2000:])
+    if lang != "en":
+        assert "is not an action" not in done.stdout and "no drinks to give" not in done.stdout

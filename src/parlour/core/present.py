@@ -264,6 +264,19 @@ class Presenter(Protocol):
         """The game's sentence ``key`` in the language spoken (:attr:`words`)."""
         return self.words(key, count, **values)
 
+    def refusal(self, error: ParlourError) -> str:
+        """Why ``error`` refused an input, in the language spoken: the catalog's sentence for
+        the error's key (a game's ``refusal.*``), else its own message (English)."""
+        key = error.key
+        if key is None or self.words.lang == DEFAULT_LANGUAGE or key not in self.words:
+            return str(error)
+        values: dict[str, object] = dict(error.values)
+        count = values.pop("count", None)
+        try:
+            return self.words(key, count if isinstance(count, int) else None, **values)
+        except (KeyError, IndexError, ValueError):
+            return str(error)
+
     def names(self, names: Sequence[str]) -> str:
         """Several names in one phrase in the language spoken (``Player 1, Player 2 and
         Player 3``), with the catalog's ``ui.and`` (``{names} and {last}``) when it has one."""

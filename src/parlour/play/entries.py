@@ -39,7 +39,7 @@ def make_entry(
     try:
         target = presenter.entry_target(line)
     except ParlourError as err:
-        return False, f"{err}."
+        return False, f"{presenter.refusal(err)}."
     votes: list[int] = []
     said = ""
     if target is not None and target != seat:
@@ -47,7 +47,7 @@ def make_entry(
         try:  # would it stand if everyone agreed? Then nobody is asked in vain.
             table.state.apply_table(line, by=seat, votes=voters)
         except ParlourError as err:
-            return False, f"{err}."
+            return False, f"{presenter.refusal(err)}."
         people = [s for s in voters if table.seats[s].is_person]
         bots = [s for s in voters if s not in people]
         if people:
@@ -72,5 +72,5 @@ def make_entry(
     try:
         table.enter(line, by=seat, votes=votes)
     except ParlourError as err:
-        return False, said + say("not_entered", error=err)
+        return False, said + say("not_entered", error=presenter.refusal(err))
     return True, said + say("entered", entry=table.entries[-1].entry)

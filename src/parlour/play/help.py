@@ -64,12 +64,8 @@ def rules_text(game: Game, options: Mapping[str, object] | None = None) -> str:
     if changed:
         lines.append("Options at this table:" + "".join(changed.values()))
     if presenter.table_commands:
-        lines.append(
-            "Table penalties (G13): one drink each; on yourself at once; on another player "
-            "when most of the other players agree (the people at the table are asked; bots "
-            "vote no, so against bots you can only penalise yourself). A penalty stands: undo "
-            "goes back no further than it."
-        )
+        if presenter.table_rules:
+            lines.append(presenter.table_rules)
         lines += [f"  {c.usage}: {c.about}" for c in presenter.table_commands]
     return "\n".join(lines)
 

@@ -253,7 +253,7 @@ class Table:
     def undo_refusal(self, seat: int) -> str | None:
         """Why ``seat`` cannot take back its last move now, or None if it can.
 
-        A table entry made after that move (a penalty, G13) is the table's decision, not a
+        A table entry made after that move (a penalty) is the table's decision, not a
         move: it stands, so undo cannot go back past it (it is never dropped silently)."""
         if not self.has_decisions:
             return f"{self.game.title} has no decisions to take back"
@@ -265,10 +265,10 @@ class Table:
         for state in self.states[index:]:
             step = state.step
             if step is not None and step.kind == "table":
-                return (
-                    f"the table entry {step.text!r} was made after your last move, and table "
-                    "entries stand (G13)"
-                )
+                words = self.game.words()  # the game's ruling, in English as undo speaks
+                if "ui.undo.entry_stands" in words:
+                    return words("ui.undo.entry_stands", entry=repr(step.text))
+                return f"the table entry {step.text!r} was made after your last move: it stands"
         return self._seen_since(seat, index)
 
     def _seen_since(self, seat: int, index: int) -> str | None:

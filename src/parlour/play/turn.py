@@ -150,11 +150,11 @@ class PersonTurn:
         try:
             action = state.parse_action(line)
         except InvalidNotation as err:
-            self.screen.say(say("try_again", error=err))
+            self.screen.say(say("try_again", error=self.presenter.refusal(err)))
             return False
         except IllegalAction as err:
             if not self._forfeit(seat, line, err):
-                self.screen.say(say("try_again", error=err))
+                self.screen.say(say("try_again", error=self.presenter.refusal(err)))
             return False
         self.table.apply(action)
         return True
@@ -170,7 +170,8 @@ class PersonTurn:
         if charged is None:
             return False  # the rules charge nothing here
         thing, cost = charged
-        self.screen.say(f"{refusal}.")
+        why = self.presenter.refusal(refusal)
+        self.screen.say(f"{why}.")
         question = (forfeit.question or say("forfeit.question")).format(thing=thing, cost=cost)
         try:
             answer = self.ask(question)
@@ -183,7 +184,7 @@ class PersonTurn:
         self.table.enter(forfeit.entry, by=seat)
         self.saver.autosave()
         self.screen.draw(seat)
-        self.screen.say(f"{refusal}: {forfeit.note}", style="bold red")
+        self.screen.say(f"{why}: {forfeit.note}", style="bold red")
         return True
 
     def _reply(self, seat: int, reply: Reply) -> bool:
@@ -202,7 +203,7 @@ class PersonTurn:
             for text in reply.actions:
                 trial = trial.apply(text)
         except ParlourError as err:
-            self.screen.say(say("nothing_played", error=err))
+            self.screen.say(say("nothing_played", error=self.presenter.refusal(err)))
             return False
         for text in reply.actions:
             self.table.apply(text)

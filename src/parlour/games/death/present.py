@@ -5,7 +5,7 @@ the result in words and the rules in short."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Self
 
 from parlour.cards import parse_card
 from parlour.core.game import Action, Event, Outcome, View, seat_name
@@ -67,18 +67,13 @@ RULES = "\n".join(
     )
 )
 
-_TABLE_COMMANDS = (
-    TableCommand(
-        "doh",
-        "doh Pk",
-        "Player k drinks 1 for a D'oh! (a slip such as going out of turn)",
-    ),
-    TableCommand("delay", "delay Pk", "Player k drinks 1 for delaying the game"),
-)
-_TABLE_WORDS = tuple(c.word for c in _TABLE_COMMANDS)
-
-
 _WORDS = catalog("parlour.games.death.words")
+_TABLE_WORDS = ("doh", "delay")
+
+
+def _table_commands(words: Catalog) -> tuple[TableCommand, ...]:
+    """The table penalties (G13) for ``help``, in the language of ``words``."""
+    return tuple(TableCommand(w, f"{w} Pk", words(f"ui.command.{w}")) for w in _TABLE_WORDS)
 
 
 def _give_example(view: DeathView, left: int, words: Catalog = _WORDS) -> str:
@@ -135,8 +130,15 @@ class DeathPresenter(Presenter):
 
     rules = RULES
     words = _WORDS
-    table_commands = _TABLE_COMMANDS
+    table_commands = _table_commands(_WORDS)
+    table_rules = _WORDS("ui.table.rules")
     match = DEATH_MATCH
+
+    def speaking(self, words: Catalog) -> Self:
+        spoken = super().speaking(words)
+        spoken.table_commands = _table_commands(words)
+        spoken.table_rules = words("ui.table.rules")
+        return spoken
 
     def table(self, view: View, labels: Sequence[str], legal: Sequence[Action]) -> list[Block]:
         """The pile with who threw each card, the drinks table, passes and the give in
