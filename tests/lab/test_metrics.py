@@ -303,12 +303,13 @@ class TestAGameWithFigures:
     def test_a_game_metric_named_like_a_generic_one_takes_its_place(
         self, monkeypatch: pytest.MonkeyPatch
     ) -> None:
+        from parlour.core import parts
         from parlour.lab import figures
 
         own = MetricSpec("length", "turns", "summary", "Turns.")
         extra = MetricSpec("extra", "per game", "mean", "Extra.")
         monkeypatch.setattr(
-            figures, "load_part", lambda parts, part: figures.GameFigures(metrics=(extra, own))
+            parts, "load_part", lambda record, part: figures.GameFigures(metrics=(extra, own))
         )
         specs = specs_for("beor")
         assert [s.name for s in specs] == [*(s.name for s in METRICS), "extra"]
@@ -317,8 +318,8 @@ class TestAGameWithFigures:
     def test_figures_that_are_not_game_figures_are_refused(
         self, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        from parlour.lab import figures
+        from parlour.core import parts
 
-        monkeypatch.setattr(figures, "load_part", lambda parts, part: {"metrics": ()})
+        monkeypatch.setattr(parts, "load_part", lambda record, part: {"metrics": ()})
         with pytest.raises(TypeError, match="not a GameFigures"):
             specs_for("beor")

@@ -29,7 +29,7 @@ from typing import TypeAlias
 
 from parlour.cli.common import Parser
 from parlour.core.game import Game
-from parlour.core.parts import load_part
+from parlour.core.parts import load_part_as
 from parlour.games import GAMES
 
 __all__ = [
@@ -93,12 +93,7 @@ def commands_for(game: Game) -> GameCommands | None:
     Raises:
         TypeError: the part's ``COMMANDS`` is not a :class:`GameCommands` (a broken game).
     """
-    found = load_part(game.parts, "commands")
-    if found is None:
-        return None
-    if not isinstance(found, GameCommands):
-        raise TypeError(f"{game.parts.commands}.COMMANDS is not a GameCommands")
-    return found
+    return load_part_as(game.parts, "commands", GameCommands)
 
 
 def declared_commands() -> list[tuple[Game, GameCommands]]:

@@ -32,9 +32,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from importlib import import_module, resources
-from typing import Literal
+from typing import Literal, TypeVar
 
-__all__ = ["PART_EXPORTS", "GameParts", "PartName", "load_part", "part_file"]
+__all__ = ["PART_EXPORTS", "GameParts", "PartName", "load_part", "load_part_as", "part_file"]
 
 PartName = Literal["presenter", "strategy", "features", "figures", "commands"]
 
@@ -80,6 +80,25 @@ def load_part(parts: GameParts, part: PartName) -> object | None:
     found: object | None = getattr(import_module(module), export, None)
     if found is None:
         raise ImportError(f"{module} does not export {export} (the game's {part} part)")
+    return found
+
+
+T = TypeVar("T")
+
+
+def load_part_as(parts: GameParts, part: PartName, kind: type[T]) -> T | None:
+    """:func:`load_part`, checked to be a ``kind`` (the record the layer that serves the part
+    defines: a lab's figures, a command line's commands).
+
+    Raises:
+        TypeError: the export is not a ``kind`` (a broken game package).
+    """
+    found = load_part(parts, part)
+    if found is None:
+        return None
+    if not isinstance(found, kind):
+        module = getattr(parts, part)
+        raise TypeError(f"{module}.{PART_EXPORTS[part]} is not a {kind.__name__}")
     return found
 
 

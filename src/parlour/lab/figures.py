@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from parlour.core.game import JSON, Game, LogEntry, State
 from parlour.core.inputs import quote
-from parlour.core.parts import load_part
+from parlour.core.parts import load_part_as
 
 __all__ = [
     "AGGREGATIONS",
@@ -112,9 +112,4 @@ def figures_for(game: Game) -> GameFigures:
     Raises:
         TypeError: the part's ``FIGURES`` is not a :class:`GameFigures` (a broken game).
     """
-    found = load_part(game.parts, "figures")
-    if found is None:
-        return NO_FIGURES
-    if not isinstance(found, GameFigures):
-        raise TypeError(f"{game.parts.figures}.FIGURES is not a GameFigures")
-    return found
+    return load_part_as(game.parts, "figures", GameFigures) or NO_FIGURES
