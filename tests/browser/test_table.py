@@ -2,7 +2,8 @@
 sessionStorage and a reload resumes the same seat; a forged link is refused with a clear
 message; the hand is one tab stop that the arrow keys move in and Enter plays from; the
 languages change the words but not the notation; at 360 px nothing scrolls sideways and every
-button is at least 44x44; with ``prefers-reduced-motion`` nothing moves."""
+button is at least 44x44; with ``prefers-reduced-motion`` nothing moves; a refusal of the
+rules is said in the chosen language."""
 
 from __future__ import annotations
 
@@ -302,3 +303,22 @@ def test_axe_on_a_table_at_360_px_with_a_menu_open(browser: Browser, server: Ser
         report(axe_problems(table.page), "axe-core on a BEOR table at 360 px, a menu open")
     finally:
         narrow.close()
+
+
+def test_a_refusal_is_said_in_the_chosen_language(
+    context: BrowserContext, server: ServerProcess
+) -> None:
+    # The rules refuse in English (the reject frame's message) and name their sentence (its
+    # key): the page says the game's sentence in the chosen language, here typed notation
+    # that is no move of the Game of Death.
+    table, _ = seat_page(context, server, "death")
+    page = table.page
+    choose_language(page, "ro", "#status", page.locator("#status").inner_text())
+    table.play("zz", notation=True)
+    wait_js(
+        page,
+        "(s) => (document.querySelector('#error')?.innerText ?? '').includes(s)",
+        "'zz' nu e o mutare din Jocul morții: scrie o carte (7C)",
+        "the refusal in Romanian in #error",
+    )
+    assert "is not an action" not in page.locator("#error").inner_text()

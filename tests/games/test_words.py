@@ -3,8 +3,12 @@ in English, every plural complete for its language, the rules sections numbered 
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 import json
+import pickle
 import re
+from pathlib import Path
 
 import pytest
 
@@ -107,3 +111,65 @@ def test_the_check_finds_a_mismatch() -> None:
         "ui.b: plural forms ['one', 'other'], ro has ['few', 'one', 'other']",
     ]
     assert problems(english, {"ui.a": "{player}"}, "nl") == ["missing ui.b"]
+
+
+_KEY = re.compile(r"refusal\.[a-z0-9_.]+[a-z0-9_]")
+
+
+def _refusal_keys(game: str) -> tuple[set[str], set[str]]:
+    """The ``refusal.`` keys the game's own modules name: whole keys, and the fixed starts of
+    keys made with an f-string (``f"refusal.fits.{base}"``)."""
+    package = GAMES[game].parts.words.rpartition(".")[0]
+    spec = importlib.util.find_spec(package)
+    assert spec is not None and spec.submodule_search_locations, package
+    keys: set[str] = set()
+    starts: set[str] = set()
+    for folder in spec.submodule_search_locations:
+        for path in Path(folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.JoinedStr):
+                    head = node.values[0] if node.values else None
+                    if isinstance(head, ast.Constant) and str(head.value).startswith("refusal."):
+                        starts.add(str(head.value))
+                elif isinstance(node, ast.Constant) and _KEY.fullmatch(str(node.value)):
+                    keys.add(str(node.value))
+    return keys, starts
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_refusal_a_game_raises_is_in_its_catalogs(game: str) -> None:
+    english = raw(game, "en")
+    keys, starts = _refusal_keys(game)
+    assert sorted(keys - english.keys()) == []
+    for start in starts:
+        assert any(k.startswith(start) for k in english), start
+
+
+def test_the_refusals_made_from_parts_of_a_move_are_all_there() -> None:
+    from parlour.games.beor.notation import BASES
+    from parlour.games.death.notation import TABLE_REASONS
+
+    beor, death = raw("beor", "en"), raw("death", "en")
+    assert [b for b in BASES if f"refusal.fits.{b}" not in beor] == []
+    for reason in TABLE_REASONS:
+        assert f"refusal.penalty.majority.{reason}" in death
+        assert f"refusal.penalty.one_drink.{reason}" in death
+
+
+def test_a_refusal_carries_its_key_and_says_the_english_of_its_catalog() -> None:
+    from parlour.errors import IllegalAction, InvalidNotation
+    from parlour.games.death.words import said
+
+    state = GAMES["death"].new(3, seed=1)
+    with pytest.raises(IllegalAction) as refused:
+        state.parse_action("give 3>P2")
+    err = refused.value
+    assert err.key == "refusal.give.none" and err.values == {}
+    assert str(err) == catalog(GAMES["death"].parts.words, "en")(err.key)
+    again = pickle.loads(pickle.dumps(err))
+    assert (again.key, again.values, str(again)) == (err.key, err.values, str(err))
+    sentence = pickle.loads(pickle.dumps(said("refusal.give.left", 2)))
+    assert sentence == "only 2 drinks are left to give (G5)"
+    assert (sentence.key, sentence.values) == ("refusal.give.left", {"count": 2})
+    plain = InvalidNotation("no key")
+    assert plain.key is None and plain.values == {} and plain.sentence == "no key"

@@ -147,18 +147,25 @@ def test_stale_not_your_turn_illegal_and_bad_notation_in_beor(server: ServerProc
         turn = await _act(p0, "t", f"{mine}>{'black' if mine[-1] in 'SC' else 'red'}", v=1)
         assert turn["code"] == "not_your_turn" and turn["v"] == 1
         assert turn["message"] == "it is Player 2's turn, not Player 1's"
+        assert "key" not in turn  # no words of the game's: the page shows the message
         # A card on a base whose theme it does not show: the ruling is named.
         hand = p1.last["view"]["hand"]
         card = next(h for h in hand if h[0] not in "KJ" and not h.startswith("JK"))
         wrong = "black" if card[-1] in "HD" else "red"
         illegal = await _act(p1, "i", f"{card}>{wrong}", v=1)
         assert illegal["code"] == "illegal" and "(B4)" in illegal["message"], illegal
+        # Each refusal of the rules names its sentence in the game's catalog, for the page.
+        assert illegal["key"] == f"refusal.fits.{wrong}" and illegal["values"]["card"] == card
         # A card that is not in the hand at all.
         absent = next(str(x) for x in deck52() if str(x) not in hand)
         missing = await _act(p1, "m", f"{absent}>red", v=1)
         assert missing["code"] == "illegal" and "not in Player 2's hand" in missing["message"]
+        assert missing["key"] == "refusal.not_in_hand"
+        assert missing["values"] == {"card": absent, "player": 2}
         notation = await _act(p1, "n", "seven of nothing", v=1)
         assert notation["code"] == "bad_notation" and "not a BEOR action" in notation["message"]
+        assert notation["key"] == "refusal.notation"
+        assert notation["values"] == {"text": "'seven of nothing'"}
         # None of that moved the game: no update came, and the right move still plays.
         assert _facts(server, room)["v"] == 1 and p1.last["v"] == 1
         assert (await _act(p1, "ok", p1.last["legal"][0], v=1))["v"] == 2
@@ -806,8 +813,12 @@ def test_death_table_penalties_and_votes(server: ServerProcess) -> None:
         await c[2].send({"type": "vote", "id": "mine", "proposal": pid, "yes": False})
         refused = await c[2].answer("mine")
         assert refused["code"] == "illegal" and "(G13)" in refused["message"]
+        assert refused["key"] == "refusal.vote.own"  # the ruling is the game's words
         await c[0].send({"type": "vote", "id": "twice", "proposal": pid, "yes": True})
-        assert (await c[0].answer("twice"))["code"] == "illegal"
+        twice = await c[0].answer("twice")
+        assert twice["code"] == "illegal" and twice["key"] == "refusal.vote.twice"
+        assert twice["message"] == f"Player 1 has voted on proposal {pid} (G13)"
+        assert twice["values"] == {"player": 1, "proposal": pid}
         await c[1].send({"type": "vote", "id": "yes", "proposal": pid, "yes": True})
         passed = await c[1].answer("yes")
         assert passed == {"type": "ack", "id": "yes", "v": pid + 1}
@@ -848,6 +859,7 @@ def test_against_bots_a_person_can_only_penalise_himself(server: ServerProcess) 
         _, two = await _room(server, "death", ["person", "person"])
         refused = await _act(two[0], "p", "doh P2", v=0)
         assert refused["code"] == "illegal" and "(G13)" in refused["message"]
+        assert refused["key"] == "refusal.vote.alone" and refused["values"] == {"player": 1}
 
     run(work)
 

@@ -164,7 +164,7 @@ class Hub:
             try:
                 event = prepare()
             except Refused as err:
-                answer = reject(cid, err.code, err.message, room.v)
+                answer = err.frame(cid, room.v)
             else:
                 if await self.submit(room, event):
                     answer = {"type": "ack", "id": cid, "v": room.v}

@@ -27,8 +27,10 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+from parlour.errors import ParlourError
 
 __all__ = [
     "CLOSE",
@@ -72,12 +74,41 @@ NAME_MAX = 24
 
 
 class Refused(Exception):
-    """A frame or request the server refuses: ``code`` is the protocol's reject code."""
+    """A frame or request the server refuses: ``code`` is the protocol's reject code; ``key``
+    and ``values`` name the sentence of the game's catalog that says ``message`` in the
+    page's language (a refusal of the rules, ``refusal.*``), or ``None`` and ``{}``."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        key: str | None = None,
+        values: Mapping[str, str | int] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.key = key
+        self.values = dict(values or {})
+
+    @classmethod
+    def of(cls, code: str, error: ParlourError) -> Refused:
+        """The rules' ``error`` as a reject with ``code``, its catalog key kept."""
+        return cls(code, str(error), error.key, error.values)
+
+    def frame(self, cid: str | None, v: int) -> dict[str, Any]:
+        """The reject frame: ``key`` and ``values`` only where the refusal has a key."""
+        frame: dict[str, Any] = {
+            "type": "reject",
+            "id": cid,
+            "code": self.code,
+            "message": self.message,
+            "v": v,
+        }
+        if self.key is not None:
+            frame["key"] = self.key
+            frame["values"] = self.values
+        return frame
 
 
 def _no_constants(name: str) -> Any:

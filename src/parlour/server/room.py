@@ -41,7 +41,7 @@ class Deal:
 
 @dataclass
 class Proposal:
-    """A table penalty on another player, waiting for the other players' votes (G13)."""
+    """A table penalty on another player, waiting for the other players' votes."""
 
     id: int
     entry: str
@@ -94,7 +94,7 @@ class Room:
         return tuple(s.seat for s in self.row.seats if s.kind == "person")
 
     def target(self, text: str) -> int | None:
-        """The player a table penalty names (G13), or None for any other text."""
+        """The player a table penalty names, or None for any other text."""
         try:
             return self.game.presenter.entry_target(text)
         except ParlourError:
@@ -165,7 +165,7 @@ class Room:
 
     def _settle(self, pid: int) -> None:
         """A proposal passes with a majority of the players other than its target, and is
-        dropped once that majority cannot be reached (G13)."""
+        dropped once that majority cannot be reached."""
         p = self.proposals[pid]
         others = self.row.players - 1
         if 2 * len(p.yes) > others:
@@ -179,6 +179,13 @@ class Room:
             del self.proposals[pid]
 
     # -- checking requests -------------------------------------------------------------------------
+
+    def refused(self, key: str, neutral: str, **values: str | int) -> Refused:
+        """An ``illegal`` reject of the table (proposals and votes) in the game's words: its
+        English catalog's sentence ``key`` (naming its ruling), else the ``neutral`` one."""
+        words = self.game.words()
+        message = words(key, None, **values) if key in words else neutral.format(**values)
+        return Refused("illegal", message, key, values)
 
     def prepare_act(self, seat: int, v: int, text: str, client_id: str | None) -> EventRow:
         """The event for ``text`` played or entered by ``seat`` at version ``v``.
@@ -195,10 +202,11 @@ class Room:
         target = self.target(text)
         if target is not None and target != seat:
             if self.row.players < 3:
-                raise Refused(
-                    "illegal",
+                raise self.refused(
+                    "refusal.vote.alone",
                     "a penalty on another player needs the other players' majority, and "
-                    f"{seat_name(seat)} is the only other player (G13)",
+                    "Player {player} is the only other player",
+                    player=seat + 1,
                 )
             # Checked as if every other player had voted for it: what the vote cannot mend
             # (a player who is not at the table) is refused now, not after the vote.
@@ -206,7 +214,7 @@ class Room:
             try:
                 state.apply_table(text, by=seat, votes=everyone)
             except ParlourError as err:
-                raise Refused("illegal", str(err)) from None
+                raise Refused.of("illegal", err) from None
             return EventRow(nxt, "propose", seat, {"entry": text.strip()}, client_id)
         first: ParlourError | None = None
         try:
@@ -214,7 +222,7 @@ class Room:
         except (InvalidNotation, IllegalAction) as err:
             action, first = None, err
         except GameOver as err:  # pragma: no cover - checked above
-            raise Refused("game_over", str(err)) from None
+            raise Refused.of("game_over", err) from None
         if action is not None:
             return EventRow(nxt, "action", seat, {"action": str(action)}, client_id)
         try:
@@ -224,15 +232,17 @@ class Room:
         except InvalidNotation:
             pass
         except ParlourError as err:
-            raise Refused("illegal", str(err)) from None
+            raise Refused.of("illegal", err) from None
         else:
             assert after.step is not None
             return EventRow(nxt, "table", seat, {"entry": after.step.text, "votes": []}, client_id)
         if state.to_move != seat:
             raise Refused("not_your_turn", str(NotYourTurn(_turn_text(state, seat))))
         if isinstance(first, IllegalAction):
-            raise Refused("illegal", str(first))
-        raise Refused("bad_notation", str(first) if first else f"{text!r} is not a move here")
+            raise Refused.of("illegal", first)
+        if first is not None:
+            raise Refused.of("bad_notation", first)
+        raise Refused("bad_notation", f"{text!r} is not a move here")
 
     def prepare_vote(
         self, seat: int, proposal: object, yes: object, client_id: str | None
@@ -241,11 +251,20 @@ class Room:
             raise Refused("bad_message", "a vote is {proposal: a proposal number, yes: true|false}")
         p = self.proposals.get(proposal)
         if p is None:
-            raise Refused("illegal", f"there is no open proposal {proposal} (G13)")
+            raise self.refused(
+                "refusal.vote.none", "there is no open proposal {proposal}", proposal=proposal
+            )
         if seat == p.target:
-            raise Refused("illegal", "the penalised player does not vote on his penalty (G13)")
+            raise self.refused(
+                "refusal.vote.own", "the penalised player does not vote on his penalty"
+            )
         if seat in p.yes or seat in p.no:
-            raise Refused("illegal", f"{seat_name(seat)} has voted on proposal {proposal} (G13)")
+            raise self.refused(
+                "refusal.vote.twice",
+                "Player {player} has voted on proposal {proposal}",
+                player=seat + 1,
+                proposal=proposal,
+            )
         return EventRow(self.v + 1, "vote", seat, {"proposal": proposal, "yes": yes}, client_id)
 
     def prepare_rematch(self, seat: int, client_id: str | None) -> EventRow:

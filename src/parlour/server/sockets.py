@@ -130,7 +130,7 @@ async def _hello(hub: Hub, ws: WebSocket, send: Any) -> tuple[Room, int | None] 
         if token is not None and not isinstance(token, str):
             raise Refused("bad_message", 'field "token" is a seat\'s token or null')
     except Refused as err:
-        send(dumps(reject(None, err.code, err.message, room.v)))
+        send(dumps(err.frame(None, room.v)))
         send((CLOSE["too_large"] if err.code == "too_large" else CLOSE["policy"], err.code))
         return None
     if token is None:
@@ -172,7 +172,7 @@ async def _answer(hub: Hub, room: Room, conn: Conn, text: str) -> dict[str, Any]
         answer = await hub.request(conn, room, cid, lambda: room.prepare_rematch(seat, cid))
         return answer if cid is not None or answer["type"] == "reject" else None
     except Refused as err:
-        return reject(cid, err.code, err.message, room.v)
+        return err.frame(cid, room.v)
     except Exception:  # a bug answers this frame only; the socket and the room go on
         log.exception("room %s: a frame from seat %s failed", room.id, conn.seat)
         return reject(cid, "bad_message", "the server could not handle this frame", room.v)

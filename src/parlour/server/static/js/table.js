@@ -7,8 +7,8 @@
 
 import { $, announce, h, showError } from "./dom.js";
 import { isFourColour, setFourColour } from "./cards.js";
-import { has, t } from "./i18n.js";
-import { entryWords } from "./words.js";
+import { t } from "./i18n.js";
+import { entryWords, refusalWords } from "./words.js";
 import { rulesPanel } from "./rules.js";
 import { endScreen, fetchSeed } from "./end.js";
 import { loadGame } from "./games.js";
@@ -125,13 +125,9 @@ class Table {
       this.renderSeats();
     } else if (msg.type === "reject") {
       this.pending = null;
-      // The engine's refusal names the ruling (in English, as the rulings are written): the
-      // page says what kind of refusal it is in the chosen language first.
-      if (msg.code !== "stale") {
-        const kind = has(`reject.${msg.code}`) ? t(`reject.${msg.code}`) : "";
-        const same = kind.replace(/[:.]$/, "") === msg.message.replace(/[:.]$/, "");
-        showError(same || !kind ? msg.message : `${kind} ${msg.message}`);
-      }
+      // The rules' refusal in the game's words for the frame's key (the server's English
+      // message without one), after what kind of refusal it is, in the chosen language.
+      if (msg.code !== "stale") showError(refusalWords(msg, this.game && this.game.words));
       if (msg.code === "unauthorized" && !this.frame) {
         showError(t("error.bad_link"));
       }

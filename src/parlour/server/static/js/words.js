@@ -1,9 +1,9 @@
 // The log in words, in the chosen language, from each event's data: the game's catalog has one
 // key a kind, event.KIND; the board module may name another key (a variant) and supply values
 // (eventWords). An event the catalog has no words for shows the server's English text.
-// Notation is shown as it is.
+// Notation is shown as it is. A reject frame says its refusal the same way (refusalWords).
 
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { pretty } from "./cards.js";
 
 /** The sentences for one log entry, as the seat sees it. */
@@ -44,4 +44,14 @@ function eventWords(e, ctx) {
   const key = (spec && spec.key) || `event.${e.kind}`;
   if (!ctx.words.has(key)) return e.text || "";
   return ctx.words.w(key, { ...eventValues(e, ctx), ...((spec && spec.values) || {}) });
+}
+
+/** A reject frame in words: the game's sentence for the frame's key (a refusal of the rules)
+ * in the chosen language, else the server's English message; after the kind of refusal
+ * (`reject.CODE`) unless that says the same. */
+export function refusalWords(msg, words) {
+  const said = msg.key && words && words.has(msg.key) ? words.w(msg.key, msg.values || {}) : msg.message;
+  const kind = has(`reject.${msg.code}`) ? t(`reject.${msg.code}`) : "";
+  const same = kind.replace(/[:.]$/, "") === said.replace(/[:.]$/, "");
+  return same || !kind ? said : `${kind} ${said}`;
 }
