@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from parlour.core.present import Presenter
 from parlour.errors import ParlourError
 from parlour.play.saving import Reader
 from parlour.play.speech import agrees, presenter_of, say, seat_called
@@ -55,7 +56,8 @@ def make_entry(
             for voter in people:
                 try:
                     answer = read(
-                        say(
+                        _said(
+                            presenter,
                             "vote",
                             voter=seat_called(voter),
                             seat=seat_called(seat),
@@ -73,4 +75,12 @@ def make_entry(
         table.enter(line, by=seat, votes=votes)
     except ParlourError as err:
         return False, said + say("not_entered", error=presenter.refusal(err))
-    return True, said + say("entered", entry=table.entries[-1].entry)
+    return True, said + _said(presenter, "entered", entry=table.entries[-1].entry)
+
+
+def _said(presenter: Presenter, key: str, **values: object) -> str:
+    """The game's words for a table entry's question or note, ``ui.table.KEY`` (they may name
+    its ruling), else the terminal's own ``KEY``."""
+    if f"ui.table.{key}" in presenter.words:
+        return presenter.say(f"ui.table.{key}", None, **values)
+    return say(key, None, **values)
