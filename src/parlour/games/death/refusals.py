@@ -66,12 +66,8 @@ def refuse_penalty(
     support = len((votes | {by}) - {entry.seat})
     if 2 * support > others:
         return None
-    return said(
-        f"refusal.penalty.majority.{entry.reason}",
-        player=entry.seat + 1,
-        others=others,
-        support=support,
-    )
+    key = f"refusal.penalty.majority.{entry.reason}"
+    return said(key, support, player=entry.seat + 1, others=others)
 
 
 def refuse_show(
