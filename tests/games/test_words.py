@@ -158,7 +158,7 @@ def test_the_refusals_made_from_parts_of_a_move_are_all_there() -> None:
 
 def test_a_refusal_carries_its_key_and_says_the_english_of_its_catalog() -> None:
     from parlour.errors import IllegalAction, InvalidNotation
-    from parlour.games.death.words import said
+    from parlour.games.death.sentences import said
 
     state = GAMES["death"].new(3, seed=1)
     with pytest.raises(IllegalAction) as refused:

@@ -23,9 +23,9 @@ from parlour.games.beggar.history import Cycle, History, Position, position_key
 from parlour.games.beggar.notation import Deal, Token, format_deal_ranks, format_token
 from parlour.games.beggar.options import BeggarOptions
 from parlour.games.beggar.outcome import outcome_of
+from parlour.games.beggar.sentences import said
 from parlour.games.beggar.turn import Turn
 from parlour.games.beggar.view import BeggarView
-from parlour.games.beggar.words import said
 
 __all__ = ["PLAY", "BeggarState", "Play"]
 

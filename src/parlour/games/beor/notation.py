@@ -25,7 +25,7 @@ from parlour.cards import JOKERS, Card, Rank, deck52, deck54, parse_card
 from parlour.core.game import Action
 from parlour.core.inputs import quote
 from parlour.errors import InvalidNotation
-from parlour.games.beor.words import said
+from parlour.games.beor.sentences import said
 
 __all__ = [
     "ACTIONS",

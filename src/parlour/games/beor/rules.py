@@ -29,6 +29,7 @@ from parlour.games.beor.notation import (
     parse_action,
 )
 from parlour.games.beor.options import BeorOptions
+from parlour.games.beor.sentences import said
 from parlour.games.beor.turn import (
     Known,
     Turn,
@@ -41,7 +42,6 @@ from parlour.games.beor.turn import (
     replace_at,
 )
 from parlour.games.beor.view import BeorView, StockView
-from parlour.games.beor.words import said
 
 __all__ = ["BeorState"]
 

@@ -24,7 +24,7 @@ from parlour.games.beor.notation import (
     why_not_fits,
 )
 from parlour.games.beor.options import BeorOptions
-from parlour.games.beor.words import said
+from parlour.games.beor.sentences import said
 
 __all__ = [
     "HELD_STRIDE",

@@ -22,7 +22,7 @@ from parlour.cards import Card, Rank, Suit, deck52, parse_card
 from parlour.core.game import Action
 from parlour.core.inputs import quote
 from parlour.errors import IllegalAction, InvalidNotation
-from parlour.games.death.words import said
+from parlour.games.death.sentences import said
 
 __all__ = [
     "FACE",

@@ -13,7 +13,7 @@ from collections.abc import Collection
 from parlour.core.game import Action
 from parlour.games.death.notation import Give, IllegalShow, TablePenalty, Throw
 from parlour.games.death.position import Position
-from parlour.games.death.words import said
+from parlour.games.death.sentences import said
 
 __all__ = ["refuse_action", "refuse_penalty", "refuse_show"]
 

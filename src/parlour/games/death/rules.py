@@ -47,8 +47,8 @@ from parlour.games.death.notation import (
 from parlour.games.death.options import DeathOptions
 from parlour.games.death.position import Position
 from parlour.games.death.refusals import refuse_action, refuse_penalty, refuse_show
+from parlour.games.death.sentences import said
 from parlour.games.death.view import DeathView
-from parlour.games.death.words import said
 
 __all__ = ["DeathState"]
 
