@@ -338,7 +338,11 @@ def _check(answer: dict[str, Any], fate: Fate, frame: str | bytes) -> None:
     assert got in fate.answers, (frame[:300], answer, fate)
     if answer["type"] == "reject":
         assert answer["code"] in REJECT_CODES
-        assert set(answer) == {"type", "id", "code", "message", "v"}
+        # key and values name the refusal's sentence in the game's words, where it has one.
+        assert set(answer) - {"key", "values"} == {"type", "id", "code", "message", "v"}
+        assert ("key" in answer) == ("values" in answer), answer
+        if "key" in answer:
+            assert answer["key"].startswith("refusal.") and isinstance(answer["values"], dict)
         assert isinstance(answer["message"], str) and answer["message"]
     if answer["type"] in ("ack", "reject"):
         assert answer["id"] == fate.cid, (frame[:300], answer, fate)
