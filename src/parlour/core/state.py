@@ -145,7 +145,8 @@ class State(ABC):
 
     @abstractmethod
     def _refusal(self, text: str) -> str:
-        """Why ``text`` is not a legal action here, naming the rule (for :class:`IllegalAction`)."""
+        """Why ``text`` is not a legal action here, naming the rule (for :class:`IllegalAction`);
+        a :class:`~parlour.errors.Sentence` of the game's catalog gives the error its key."""
 
     def _check_seat(self, seat: int | None) -> None:
         """Views are for seats 0..n-1 or a spectator (``None``); InvalidOption otherwise."""
