@@ -184,7 +184,9 @@ def parse_card(text: str) -> Card:
             return _DECK52[_INDEX[(rank, suit)]]
     raise InvalidNotation(
         f"{text.strip()!r} is not a card: write rank A 2-9 T J Q K then suit S H D C, "
-        "e.g. AS, TH, 7C (or JK1, JK2)"
+        "e.g. AS, TH, 7C (or JK1, JK2)",
+        key="refusal.card",  # a game that reads cards at its table says it in its words
+        values={"text": repr(text.strip())},
     )
 
 

@@ -173,3 +173,18 @@ def test_a_refusal_carries_its_key_and_says_the_english_of_its_catalog() -> None
     assert (sentence.key, sentence.values) == ("refusal.give.left", {"count": 2})
     plain = InvalidNotation("no key")
     assert plain.key is None and plain.values == {} and plain.sentence == "no key"
+
+
+@pytest.mark.parametrize("game", ["beor", "death"])
+def test_a_card_that_is_no_card_is_said_in_the_games_words(game: str) -> None:
+    # parse_card's refusal names refusal.card: the games that read cards at their table hold
+    # it, its English exactly the message.
+    from parlour.cards import parse_card
+    from parlour.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as refused:
+        parse_card(" zz ")
+    err = refused.value
+    assert (err.key, err.values) == ("refusal.card", {"text": "'zz'"})
+    assert catalog(GAMES[game].parts.words, "en")(err.key, **err.values) == str(err)
+    assert "'zz' nu e o carte" in catalog(GAMES[game].parts.words, "ro")(err.key, **err.values)
