@@ -186,5 +186,6 @@ def test_a_card_that_is_no_card_is_said_in_the_games_words(game: str) -> None:
         parse_card(" zz ")
     err = refused.value
     assert (err.key, err.values) == ("refusal.card", {"text": "'zz'"})
-    assert catalog(GAMES[game].parts.words, "en")(err.key, **err.values) == str(err)
-    assert "'zz' nu e o carte" in catalog(GAMES[game].parts.words, "ro")(err.key, **err.values)
+    words = GAMES[game].parts.words
+    assert catalog(words, "en")("refusal.card", text=err.values["text"]) == str(err)
+    assert "'zz' nu e o carte" in catalog(words, "ro")("refusal.card", text=err.values["text"])
