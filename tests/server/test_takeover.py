@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.server.client import Client, ServerProcess, create_room, running_server
+from tests.server.client import WAIT, Client, ServerProcess, create_room, running_server
 
 
 async def _away_and_back(url: str, ws: str) -> None:
@@ -105,17 +105,19 @@ def test_bot_workers_leave_with_a_killed_server(tmp_path: Path) -> None:
 def test_ctrl_c_at_a_terminal_stops_the_server_and_its_workers_quietly(tmp_path: Path) -> None:
     """Ctrl-C reaches the whole process group, bot workers included: no traceback anywhere,
     even when it comes while a worker is still starting (importing the games), which is when
-    it is sent here: as soon as the worker process exists."""
+    it is sent here: as soon as the worker process exists. The server starts its worker while
+    it starts up, before it answers its first request, so one answered request is the event
+    that says the worker exists."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "parlour", "serve", "--port", "0", "--db", str(tmp_path / "r.db"),
          "--quiet", "--bot-workers", "1"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
     assert proc.stdout is not None
-    assert proc.stdout.readline().startswith("Parlour is serving at http://127.0.0.1:")
-    deadline = time.monotonic() + 20
-    while not _children(proc.pid) and time.monotonic() < deadline:
-        time.sleep(0.01)
+    line = proc.stdout.readline()
+    assert line.startswith("Parlour is serving at http://127.0.0.1:")
+    url = line.removeprefix("Parlour is serving at ").strip()
+    assert httpx.get(f"{url}api/games", timeout=WAIT).status_code == 200
     assert _children(proc.pid), "no bot worker started"
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=30)

@@ -41,6 +41,7 @@ import string
 from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
+from typing import Protocol
 
 from parlour.core.parts import part_file
 from parlour.errors import Sentence, Value
@@ -54,6 +55,7 @@ __all__ = [
     "placeholders",
     "plural_category",
     "sentence",
+    "speaker",
 ]
 
 LANGUAGES: tuple[str, ...] = ("en", "ro", "nl")
@@ -161,3 +163,19 @@ def sentence(package: str, key: str, /, count: int | None = None, **values: Valu
     if count is not None:
         values = {**values, "count": count}
     return Sentence(text, key, values)
+
+
+class Speaker(Protocol):
+    """:func:`sentence` bound to one words package: ``said("refusal.KEY", **values)``."""
+
+    def __call__(self, key: str, /, count: int | None = None, **values: Value) -> Sentence: ...
+
+
+def speaker(package: str) -> Speaker:
+    """:func:`sentence` for the words package ``package``: a game's rules raise their refusals
+    with ``said = speaker(WORDS)``, ``raise IllegalAction(said("refusal.KEY", ...))``."""
+
+    def said(key: str, /, count: int | None = None, **values: Value) -> Sentence:
+        return sentence(package, key, count, **values)
+
+    return said

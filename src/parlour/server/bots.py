@@ -111,7 +111,7 @@ def _warm(server: int) -> None:
 
 
 @contextlib.contextmanager
-def _sigint_held() -> Iterator[None]:
+def _workers_start_deaf() -> Iterator[None]:
     """Worker processes started deaf to SIGINT. A process keeps an ignored signal ignored
     across exec, so a worker begins with SIGINT ignored, and a Ctrl-C at the terminal that
     reaches the process group while the worker is still importing the games (before
@@ -158,7 +158,7 @@ class BotPool:
         if kind == "bot" or len(legal) == 1:
             return legal[0]
         loop = asyncio.get_running_loop()
-        with _sigint_held():  # the executor starts a worker on a submit when it needs one
+        with _workers_start_deaf():  # the executor starts a worker on a submit when it needs one
             future = loop.run_in_executor(
                 self._executor(), decide, game.name, kind, view_json, legal, seed
             )
@@ -168,7 +168,7 @@ class BotPool:
         """Start the workers now rather than at the first bot move (a restarted server's
         first bot answers sooner)."""
         if self.workers > 0:
-            with _sigint_held():
+            with _workers_start_deaf():
                 self._executor().submit(int)
 
     def close(self) -> None:

@@ -16,6 +16,7 @@ from parlour.games.beggar.options import OPTION_SPECS, BeggarOptions, typed_opti
 from parlour.games.beggar.reading import read_state, read_view
 from parlour.games.beggar.rules import PLAY, BeggarState, Play
 from parlour.games.beggar.sample import sample
+from parlour.games.beggar.sentences import WORDS
 from parlour.games.beggar.view import BeggarView
 
 __all__ = ["BeggarGame"]
@@ -40,7 +41,7 @@ class BeggarGame(Game):
     )
     parts: ClassVar[GameParts] = GameParts(
         presenter="parlour.games.beggar.present",
-        words="parlour.games.beggar.words",
+        words=WORDS,
         schemas="parlour.games.beggar.schemas",
         board="parlour.games.beggar.web",
         features="parlour.games.beggar.features",

@@ -17,6 +17,7 @@ from parlour.games.beor.options import MAX_TURNS, OPTION_SPECS, BeorOptions, typ
 from parlour.games.beor.reading import read_state, read_view
 from parlour.games.beor.rules import BeorState
 from parlour.games.beor.sample import sample_state
+from parlour.games.beor.sentences import WORDS
 from parlour.games.beor.view import BeorView
 
 __all__ = ["BeorGame"]
@@ -47,7 +48,7 @@ class BeorGame(Game):
     )
     parts: ClassVar[GameParts] = GameParts(
         presenter="parlour.games.beor.present",
-        words="parlour.games.beor.words",
+        words=WORDS,
         schemas="parlour.games.beor.schemas",
         board="parlour.games.beor.web",
         features="parlour.games.beor.features",

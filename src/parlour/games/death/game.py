@@ -25,6 +25,7 @@ from parlour.games.death.options import typed_options as _typed_options
 from parlour.games.death.position import Position
 from parlour.games.death.rules import DeathState
 from parlour.games.death.sample import sample_state
+from parlour.games.death.sentences import WORDS
 from parlour.games.death.view import DeathView
 
 __all__ = ["DeathGame", "dealer_of", "match_deal"]
@@ -74,7 +75,7 @@ class DeathGame(Game):
     )
     parts: ClassVar[GameParts] = GameParts(
         presenter="parlour.games.death.present",
-        words="parlour.games.death.words",
+        words=WORDS,
         schemas="parlour.games.death.schemas",
         board="parlour.games.death.web",
         features="parlour.games.death.features",
