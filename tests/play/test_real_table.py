@@ -73,8 +73,8 @@ class TestHelp:
         assert "is off, so this does not apply here" in line
 
     def test_help_names_the_sober_players(self) -> None:
-        text = rules_text(find_game("death"), {"sober": [1]})
-        assert "option sober is Player 2" in text
+        text = rules_text(find_game("death"), {"sober": [2]})  # player numbers, from 1
+        assert "option sober is Player 2: " in text
 
     def test_a_typo_is_not_punished(self) -> None:
         table = death_table()

@@ -98,10 +98,10 @@ def _play(args: argparse.Namespace) -> int:
             try:
                 choice = ask_menu(input, console)
             except EOFError:
-                console.print("\nInput ended before a game was chosen: nothing to play.")
+                console.print("\n" + say("menu.input_ended"))
                 return 0
             except KeyboardInterrupt:
-                console.print("\nNo game was started.")
+                console.print("\n" + say("menu.not_started"))
                 return 0
             game, specs = choice.game, choice.seats
         else:
@@ -158,7 +158,7 @@ def _play(args: argparse.Namespace) -> int:
     if not table.people:
         console.print(say("bots_only"), style="dim")
     if save_path is not None:
-        console.print(f"The game is saved in {save_path} after every move.", highlight=False)
+        console.print(say("save.every_move", path=save_path), highlight=False)
     return play_tables(table, console, save_path, args.delay, getattr(args, "deals", None))
 
 

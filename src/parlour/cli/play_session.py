@@ -28,7 +28,7 @@ from parlour.play.saving import (
     write_json_record,
     write_record,
 )
-from parlour.play.speech import presenter_of, say
+from parlour.play.speech import agrees, presenter_of, say
 from parlour.play.table import Seat, Table, options_json
 from parlour.play.terminal import TerminalGame, play_on
 from parlour.play.watching import watch_lines
@@ -52,10 +52,10 @@ def claim_save(given: str, default: str, *, keep: str | None = None) -> str:
                 f"--save {path}: a file of that name is there; name another or remove it"
             )
         try:
-            answer = input(f"{path} exists. Replace it? [y/N]> ").strip().lower()
+            answer = input(say("save.replace", path=path))
         except (EOFError, KeyboardInterrupt):
             answer = "n"
-        if answer not in ("y", "yes"):
+        if not agrees(answer):
             raise CommandError(f"--save {path}: left as it was; name another file")
     return path
 
@@ -106,7 +106,7 @@ def play_tables(
             return 0
         delay = terminal.delay  # the watching pace chosen stays
         if save_path is not None:
-            console.print(f"This game is saved in {save_path}.", highlight=False)
+            console.print(say("save.this_game", path=save_path), highlight=False)
         if not _another(console, keys, match, table):
             return 0
         number += 1
@@ -119,8 +119,8 @@ def play_tables(
             table = Table(table.game, table.seats, seed, table.options)
         if save_path is not None:
             save_path = _numbered(first_path or save_path, number)
-            what = "Deal" if match is not None else "Game"
-            console.print(f"{what} {number} is saved in {save_path}.", highlight=False)
+            said = "save.deal_number" if match is not None else "save.game_number"
+            console.print(say(said, number=number, path=save_path), highlight=False)
 
 
 def _end_of_deal(
@@ -204,7 +204,7 @@ def watch_own_way(
             if deal is None:
                 console.print(say("random_deal", seed=seed))
             if save_path is not None:
-                console.print(f"The game is saved in {save_path} after every trick.")
+                console.print(say("save.every_trick", path=save_path), highlight=False)
 
         def record_of(state: State, seed: int = seed, deal: object = deal) -> Record:
             # A random deal is rebuilt from the seed, full cards and all; a given deal is kept.
@@ -235,13 +235,13 @@ def watch_own_way(
             return 0
         assert console is not None
         if not whole:
-            where = "."
+            stopped = say("watch.stopped")
             if save_path is not None:
-                where = f"; the game so far is in {save_path}: {resume_hint(save_path)}"
-            console.print(f"Stopped watching{where}", highlight=False)
+                stopped = say("watch.stopped_saved", path=save_path, hint=resume_hint(save_path))
+            console.print(stopped, highlight=False)
             return 0
         if save_path is not None:
-            console.print(f"The game is saved in {save_path}.")
+            console.print(say("save.game_in", path=save_path), highlight=False)
         if keys is not None:
             keys.discard()
         if not sys.stdin.isatty() or not play_on(input):

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from parlour.core.game import Game
 from parlour.core.options import OptionSpec
 from parlour.core.present import Presenter
-from parlour.core.words import DEFAULT_LANGUAGE
-from parlour.play.speech import presenter_of, say
+from parlour.core.words import DEFAULT_LANGUAGE, Catalog
+from parlour.play.speech import presenter_of, say, seat_called
 
 __all__ = ["commands_text", "rules_text", "watch_keys_text"]
 
@@ -26,22 +26,29 @@ _RULING = re.compile(r"\(([A-Z]\d+)[,)]")
 
 def _shown(value: object) -> str:
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return say("help.value.on") if value else say("help.value.off")
     if isinstance(value, list | tuple):
-        return ", ".join(f"Player {int(v) + 1}" for v in value) or "nobody"
-    return "none" if value is None else str(value)
+        # A record lists players by number, from 1 (``sober=1,3``); seats count from 0.
+        return ", ".join(seat_called(int(v) - 1) for v in value) or say("help.value.nobody")
+    return say("help.value.none") if value is None else str(value)
 
 
-def _changed(spec: OptionSpec, value: object) -> str:
+def _help(spec: OptionSpec, words: Catalog) -> str:
+    """What ``spec`` does: the game's catalog's ``ui.option.NAME`` in the language spoken (as
+    the lobby says it), else the option's own English help."""
+    key = f"ui.option.{spec.name}"
+    if words.lang != DEFAULT_LANGUAGE and key in words.entries:
+        return words(key)
+    return spec.help
+
+
+def _changed(spec: OptionSpec, value: object, words: Catalog) -> str:
     """One line saying how ``spec`` is set at this table, against the rules' default."""
+    name, about, ruling = spec.name, _help(spec, words), spec.ruling
     if spec.kind == "bool":
-        if value:
-            return f"at this table option {spec.name} is on: {spec.help} ({spec.ruling})."
-        return (
-            f"at this table option {spec.name} is off, so this does not apply here: "
-            f"{spec.help} ({spec.ruling})."
-        )
-    return f"at this table option {spec.name} is {_shown(value)}: {spec.help} ({spec.ruling})."
+        key = "help.option.on" if value else "help.option.off"
+        return say(key, name=name, help=about, ruling=ruling)
+    return say("help.option.set", name=name, value=_shown(value), help=about, ruling=ruling)
 
 
 def rules_text(game: Game, options: Mapping[str, object] | None = None) -> str:
@@ -54,7 +61,7 @@ def rules_text(game: Game, options: Mapping[str, object] | None = None) -> str:
         default = list(spec.default) if isinstance(spec.default, tuple) else spec.default
         if value != default and spec.ruling:
             changed.setdefault(spec.ruling, "")
-            changed[spec.ruling] += f"\n  ↳ {_changed(spec, value)}"
+            changed[spec.ruling] += f"\n  ↳ {_changed(spec, value, presenter.words)}"
     lines = []
     for line in _rules(presenter).split("\n"):
         found = _RULING.search(line)
@@ -62,7 +69,7 @@ def rules_text(game: Game, options: Mapping[str, object] | None = None) -> str:
             line += changed.pop(found.group(1))
         lines.append(line)
     if changed:
-        lines.append("Options at this table:" + "".join(changed.values()))
+        lines.append(say("help.options") + "".join(changed.values()))
     if presenter.table_commands:
         if presenter.table_rules:
             lines.append(presenter.table_rules)
@@ -104,7 +111,7 @@ def commands_text(game: Game, *, undo: bool = True) -> str:
     undo_line = say("help.undo") if decides and undo else ""
     watching = ""
     if not decides:
-        watching = f"\n  while your cards are turned for you: {watch_keys_text(True)}"
+        watching = "\n" + say("help.watching", keys=watch_keys_text(True))
     return "\n".join(
         (
             say("help.commands", how=presenter_of(game).input_help or say("help.moves")),

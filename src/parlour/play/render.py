@@ -27,7 +27,6 @@ from parlour.play.draw import blocks, text
 from parlour.play.speech import say, seat_called
 
 __all__ = [
-    "MOVES_HEADING",
     "fitted_screen",
     "last_events",
     "log_text",
@@ -36,7 +35,6 @@ __all__ = [
     "wrap_moves",
 ]
 
-MOVES_HEADING = "Your moves (type the number or the notation):"
 _BREAK = re.compile(r" {2,}")  # moves are separated by two spaces; one space never breaks
 _INDENT = "    "
 

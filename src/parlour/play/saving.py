@@ -14,6 +14,7 @@ import json
 import os
 import shlex
 from collections.abc import Callable
+from typing import Literal
 
 from rich.console import Console
 from rich.text import Text
@@ -185,9 +186,9 @@ class Saver:
             return
         self._say(say("save.left_unsaved"))
 
-    def keep(self, why: str = "Input ended") -> None:
-        """Input ended mid-game, or Parlour failed: keep the game, never losing it and never
-        replacing another file (a free name, said)."""
+    def keep(self, why: Literal["ended", "error"] = "ended") -> None:
+        """Input ended mid-game (``why``: ``ended``), or Parlour failed (``error``): keep the
+        game, never losing it and never replacing another file (a free name, said)."""
         if self.path is not None:
             where = self.path
             self.autosave()
@@ -198,12 +199,10 @@ class Saver:
             try:
                 write_record(self.table, where, overwrite=False)
             except ParlourError as err:
-                self._say(f"{why}; the game could not be saved: {err}", style="bold red")
+                self._say(say(f"keep.{why}.failed", error=err), style="bold red")
                 return
         else:
-            self.console.print(f"\n{why} before the first move: nothing to save.", highlight=False)
+            self.console.print("\n" + say(f"keep.{why}.nothing"), highlight=False)
             return
-        self.console.print(
-            f"\n{why}; the game is saved in {where}; resume with: {resume_hint(where)}",
-            highlight=False,
-        )
+        saved = say(f"keep.{why}.saved", path=where, hint=resume_hint(where))
+        self.console.print("\n" + saved, highlight=False)

@@ -20,12 +20,14 @@ from parlour.core.words import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
 __all__ = [
     "WORDS",
     "agrees",
+    "answers",
     "language",
     "language_from_locale",
     "presenter_of",
     "say",
     "seat_called",
     "spoken",
+    "title_of",
     "use_language",
     "words",
 ]
@@ -88,6 +90,15 @@ def agrees(answer: str) -> bool:
     return answer.strip().lower() in {"y", "yes", *say("yes").split()}
 
 
+def answers(key: str) -> frozenset[str]:
+    """The answers that the terminal's entry ``key`` lists (separated by ``|``, in any case)
+    in the language spoken, English's always among them: people may answer in either."""
+    found: set[str] = set()
+    for said in (catalog(WORDS)(key), say(key)):
+        found.update(word.strip().lower() for word in said.split("|"))
+    return frozenset(found - {""})
+
+
 def seat_called(seat: int) -> str:
     """``Player 3`` in the language spoken (seats count from 0, people from 1)."""
     return say("seat", number=seat + 1)
@@ -96,3 +107,11 @@ def seat_called(seat: int) -> str:
 def presenter_of(game: Game) -> Presenter:
     """The game's presenter speaking the language spoken, from the game's catalog."""
     return game.presenter.speaking(game.words(language()))
+
+
+def title_of(game: Game) -> str:
+    """The game's name in the language spoken (its catalog's ``game.title``)."""
+    found = game.words(language())
+    if found.lang == DEFAULT_LANGUAGE or "game.title" not in found.entries:
+        return game.title
+    return found("game.title")

@@ -19,7 +19,7 @@ from parlour.core.record import Record, TableEntry
 from parlour.core.rng import derive_seed
 from parlour.errors import InvalidOption, InvalidRecord, ParlourError
 from parlour.games import find_game
-from parlour.play.speech import say, seat_called
+from parlour.play.speech import language, say, seat_called, title_of
 
 __all__ = [
     "PERSON",
@@ -256,19 +256,19 @@ class Table:
         A table entry made after that move (a penalty) is the table's decision, not a
         move: it stands, so undo cannot go back past it (it is never dropped silently)."""
         if not self.has_decisions:
-            return f"{self.game.title} has no decisions to take back"
+            return say("undo.no_decisions", title=title_of(self.game))
         if len(self.people) != 1:
-            return "undo is only for a person playing alone against bots"
+            return say("undo.alone")
         index = self._last_own_move(seat)
         if index is None:
-            return f"{seat_name(seat)} has made no move yet"
+            return say("undo.no_move", seat=seat_called(seat))
         for state in self.states[index:]:
             step = state.step
             if step is not None and step.kind == "table":
-                words = self.game.words()  # the game's ruling, in English as undo speaks
+                words = self.game.words(language())  # the game's ruling, in the language spoken
                 if "ui.undo.entry_stands" in words:
                     return words("ui.undo.entry_stands", entry=repr(step.text))
-                return f"the table entry {step.text!r} was made after your last move: it stands"
+                return say("undo.entry_stands", entry=repr(step.text))
         return self._seen_since(seat, index)
 
     def _seen_since(self, seat: int, index: int) -> str | None:
@@ -285,16 +285,14 @@ class Table:
             step = state.step
             assert step is not None
             named = sorted(seen - now)  # cards the seat may see now, so they may be named
-            cards = " ".join(_pretty(c) for c in named) if named else "a card"
+            cards = " ".join(_pretty(c) for c in named) if named else say("undo.a_card")
             if step.seat is None:
-                who = "the table's"
+                shown = say("undo.shown_by_table", move=step.text)
+            elif step.seat == seat:
+                shown = say("undo.shown_by_you", move=step.text)
             else:
-                who = "your" if step.seat == seat else f"{seat_name(step.seat)}'s"
-            return (
-                f"since your last move you have seen {cards} (shown by {who} move "
-                f"{step.text}); undo never goes back past a card you could not see before "
-                "(a blind draw, a flip, a restock, another player's card)"
-            )
+                shown = say("undo.shown_by_seat", seat=seat_called(step.seat), move=step.text)
+            return say("undo.seen", cards=cards, shown=shown)
         return None
 
     def undo(self, seat: int) -> int:

@@ -23,15 +23,12 @@ from parlour.play.forced import forced_moves
 from parlour.play.keys import Keyboard
 from parlour.play.saving import Reader, Saver
 from parlour.play.screen import Screen
-from parlour.play.speech import agrees, presenter_of, say, seat_called
+from parlour.play.speech import agrees, answers, presenter_of, say, seat_called
 from parlour.play.table import Table
 from parlour.play.turn import QUIT_WORDS, PersonTurn
 from parlour.play.watching import TableWatch
 
-__all__ = ["LEAVE_QUESTION", "Reader", "TerminalGame", "play_on"]
-
-LEAVE_QUESTION = "Leave the game? (save / leave without saving / back to the game) [back]> "
-"""The English of the question (the words: ``leave_question``)."""
+__all__ = ["Reader", "TerminalGame", "play_on"]
 
 
 class _Quit(Exception):
@@ -137,7 +134,7 @@ class TerminalGame:
             except Exception:
                 # A fault of Parlour's own: the game is saved first, then the error goes on
                 # to `main`, which says so in one line.
-                self.saver.keep("Parlour met an internal error")
+                self.saver.keep("error")
                 raise
         self._show_end()
         return "over"
@@ -192,11 +189,11 @@ class TerminalGame:
             except KeyboardInterrupt:
                 self.console.print()
                 answer = "back"
-            if answer in ("", "b", "back", "back to the game", "n", "no"):
+            if not answer or answer in answers("leave.back"):
                 return False
-            if answer in ("s", "save", "y", "yes"):
+            if answer in answers("leave.save"):
                 return self.saver.offer()
-            if answer in ("l", "leave", "leave without saving", "quit", "q"):
+            if answer in answers("leave.leave"):
                 self.saver.leave_unsaved()
                 return True
             self.screen.say(say("leave_again"))

@@ -27,17 +27,12 @@ from parlour.play.forced import forfeit_cost
 from parlour.play.help import commands_text, rules_text, watch_keys_text
 from parlour.play.saving import Saver
 from parlour.play.screen import Screen
-from parlour.play.speech import agrees, say, seat_called
+from parlour.play.speech import agrees, say, seat_called, title_of
 
-__all__ = ["QUIT_WORDS", "Ask", "PersonTurn", "plural"]
+__all__ = ["QUIT_WORDS", "Ask", "PersonTurn"]
 
 QUIT_WORDS = ("quit", "exit", "q")
 _COMMANDS = ("help", "moves", "hint", "undo", "save", "quit")
-
-
-def plural(count: int, one: str, many: str | None = None) -> str:
-    """``1 drink``, ``2 drinks``."""
-    return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
 class Ask(Protocol):
@@ -194,7 +189,7 @@ class PersonTurn:
         if reply.auto:
             self.auto.add(seat)
             if self.watch_keys:
-                self.screen.say(f"Watching keys: {watch_keys_text(True)}", style="dim")
+                self.screen.say(say("watch.keys_line", keys=watch_keys_text(True)), style="dim")
             return True
         if not reply.actions:
             return False
@@ -227,30 +222,34 @@ class PersonTurn:
 
     def _hint(self, seat: int) -> None:
         if not self.table.has_decisions:
-            self.screen.say(f"There is nothing to decide in {self.table.game.title}.")
+            self.screen.say(say("hint.nothing", title=title_of(self.table.game)))
             return
         state = self.table.state
         agent = make_agent("heuristic", self.table.game)
         rng_seed = derive_seed(self.table.seed, "hint", len(self.table.actions))
         action = agent.choose(state.view(seat), state.legal_actions(), random.Random(rng_seed))
         numbered = self.presenter.numbered(state.legal_actions())
-        number = f" (move {numbered.index(action) + 1})" if action in numbered else ""
-        line = Text("The heuristic bot would play ", style="yellow")
+        number = ""
+        if action in numbered:
+            number = say("hint.number", number=numbered.index(action) + 1)
+        # The move keeps its own styles inside the sentence, wherever the language puts it.
+        before, _, after = say("hint.play", action="\0", number=number).partition("\0")
+        line = Text(before, style="yellow")
         line.append_text(text(self.presenter.pretty_action(action)))
-        line.append(f"{number}.", style="yellow")
+        line.append(after, style="yellow")
         self.screen.note(line)
 
     def _undo(self, seat: int) -> None:
         reason = self.table.undo_refusal(seat)
         if reason is not None:
-            self.screen.say(f"Cannot undo: {reason}.")
+            self.screen.say(say("undo.cannot", reason=reason))
             return
         taken = self.table.undo(seat)
         self.saver.autosave()
         self.screen.draw(seat)
         bots = taken - 1
-        after = "" if not bots else f" and the {plural(bots, 'bot move')} after it"
-        self.screen.say(f"Took back your last move{after}.", style="green")
+        said = say("undo.done_bots", count=bots) if bots else say("undo.done")
+        self.screen.say(said, style="green")
 
     def _candidates(self, state: State) -> list[str]:
         words = [*_COMMANDS, *(c.word for c in self.presenter.table_commands)]

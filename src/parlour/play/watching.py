@@ -22,12 +22,10 @@ from parlour.play.keys import Keyboard
 from parlour.play.screen import Screen
 from parlour.play.speech import say
 
-__all__ = ["PACES", "WATCH_KEYS", "TableWatch", "faster", "slower", "watch_lines"]
+__all__ = ["PACES", "TableWatch", "faster", "slower", "watch_lines"]
 
 PACES = (0.0, 0.05, 0.15, 0.3, 0.6, 1.0, 1.6, 2.5)
 """Seconds between two moves (or tricks) while watching, from fastest to slowest."""
-
-WATCH_KEYS = "Keys: f faster · s slower · space pause · e to the end · q stop watching"
 
 
 def faster(delay: float) -> float:
