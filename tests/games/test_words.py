@@ -189,3 +189,160 @@ def test_a_card_that_is_no_card_is_said_in_the_games_words(game: str) -> None:
     words = GAMES[game].parts.words
     assert catalog(words, "en")("refusal.card", text=err.values["text"]) == str(err)
     assert "'zz' nu e o carte" in catalog(words, "ro")("refusal.card", text=err.values["text"])
+
+
+# -- the sentences a game says: every said("refusal.KEY", ...) gives the key's placeholders ----
+
+
+def _strings(node: ast.expr | None) -> list[str] | None:
+    """The keys an expression may be: a string, an f-string's fixed start ending in ``.``
+    (``f"refusal.fits.{base}"``: every key with that start), either arm of ``a if c else b``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr) and node.values:
+        head = node.values[0]
+        start = head.value if isinstance(head, ast.Constant) else None
+        if isinstance(start, str) and start.endswith("."):
+            return [f"{start}*"]
+        return None
+    if isinstance(node, ast.IfExp):
+        body, orelse = _strings(node.body), _strings(node.orelse)
+        return None if body is None or orelse is None else body + orelse
+    return None
+
+
+def _name_keys(function: ast.FunctionDef, name: str, tree: ast.Module) -> list[str] | None:
+    """The keys the variable ``name`` of ``function`` may hold: what it is assigned, or as a
+    parameter its default and what calls of ``function`` in the module pass for it."""
+    found: list[str] = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            keys = _strings(node.value)
+            if keys is None:
+                return None
+            found += keys
+    params = function.args.args
+    position = next((i for i, p in enumerate(params) if p.arg == name), None)
+    if position is not None:
+        defaults = function.args.defaults
+        first_default = len(params) - len(defaults)
+        if position >= first_default:
+            found += _strings(defaults[position - first_default]) or []
+        for call in ast.walk(tree):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+                continue
+            if call.func.id != function.name:
+                continue
+            passed = [kw.value for kw in call.keywords if kw.arg == name]
+            if position < len(call.args):
+                passed.append(call.args[position])
+            for value in passed:
+                keys = _strings(value)
+                if keys is None:
+                    return None
+                found += keys
+    return found or None
+
+
+def said_calls(source: str) -> list[tuple[int, list[str] | None, frozenset[str]]]:
+    """Each ``said(KEY, ...)`` of ``source``: its line, the keys it may say (``None``: not
+    found out) and the placeholders it gives (its keywords; ``count`` when a number follows
+    the key)."""
+    tree = ast.parse(source)
+    functions = [f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)]
+    calls: list[tuple[int, list[str] | None, frozenset[str]]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        if node.func.id != "said" or not node.args:
+            continue
+        key = node.args[0]
+        keys = _strings(key)
+        if keys is None and isinstance(key, ast.Name):
+            around = [f for f in functions if f.lineno <= node.lineno <= (f.end_lineno or 0)]
+            keys = _name_keys(around[-1], key.id, tree) if around else None
+        given = {kw.arg for kw in node.keywords if kw.arg is not None}
+        given |= {"count"} if len(node.args) > 1 else set()
+        calls.append((node.lineno, keys, frozenset(given)))
+    return calls
+
+
+def said_problems(source: str, english: dict[str, Entry]) -> list[str]:
+    """What is wrong with the ``said`` calls of ``source`` against the English catalog: a key
+    it does not hold, placeholders other than the key's, a key not found out."""
+    found: list[str] = []
+    for line, keys, given in said_calls(source):
+        if keys is None:
+            found.append(f"line {line}: the key is not a string the check can read")
+            continue
+        for key in keys:
+            if key.endswith("*"):  # which one of the family a call says, the play decides
+                family = {k: fields(e) for k, e in english.items() if k.startswith(key[:-1])}
+                if given not in family.values():
+                    says = sorted(sorted(f) for f in family.values())
+                    found.append(f"line {line}: {key} gets {sorted(given)}, says {says}")
+            elif key not in english:
+                found.append(f"line {line}: no key {key}")
+            elif fields(english[key]) != given:
+                wanted = sorted(fields(english[key]))
+                found.append(f"line {line}: {key} gets {sorted(given)}, says {wanted}")
+    return found
+
+
+def _game_sources(game: str) -> list[Path]:
+    package = GAMES[game].parts.words.rpartition(".")[0]
+    spec = importlib.util.find_spec(package)
+    assert spec is not None and spec.submodule_search_locations, package
+    return sorted(p for f in spec.submodule_search_locations for p in Path(f).rglob("*.py"))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_sentence_a_game_says_gets_its_placeholders(game: str) -> None:
+    # Each said("refusal.KEY", ...) of the game's modules names a key of its English catalog
+    # and gives exactly that key's placeholders (the other languages have the same ones:
+    # test_catalog_matches_english), so it formats in every language the front ends speak.
+    english = raw(game, "en")
+    found: list[str] = []
+    calls = 0
+    for path in _game_sources(game):
+        source = path.read_text(encoding="utf-8")
+        calls += len(said_calls(source))
+        found += [f"{path.name} {p}" for p in said_problems(source, english)]
+    assert found == []
+    if any(k.startswith("refusal.") for k in english):
+        assert calls, f"{game} has refusals in its catalog but says none"
+
+
+def test_the_sentence_check_finds_a_wrong_call() -> None:
+    english: dict[str, Entry] = {
+        "refusal.a": "{text} is no move",
+        "refusal.b": {"one": "1 left", "other": "{count} left"},
+        "refusal.fits.black": "{card} is red",
+        "refusal.fits.red": "{card} is black ({rank})",
+    }
+    good = (
+        'said("refusal.a", text=t)\n'
+        'said(f"refusal.fits.{b}", card=c)\n'
+        "said('refusal.b', n)\n"
+        "def f(k='refusal.a'):\n    return said(k, text=t)\n"
+    )
+    assert said_problems(good, english) == []
+    bad = (
+        'said("refusal.a", card=t)\n'
+        'said("refusal.c")\n'
+        "said('refusal.b')\n"
+        'said(f"refusal.fits.{b}", text=c)\n'
+        "def g(k):\n    return said(k)\n"
+        "def h(s, key='refusal.a'):\n    return said(key, text=s)\n"
+        "h(1, key='refusal.d')\n"
+    )
+    assert said_problems(bad, english) == [
+        "line 1: refusal.a gets ['card'], says ['text']",
+        "line 2: no key refusal.c",
+        "line 3: refusal.b gets [], says ['count']",
+        "line 4: refusal.fits.* gets ['text'], says [['card'], ['card', 'rank']]",
+        "line 6: the key is not a string the check can read",
+        "line 8: no key refusal.d",
+    ]

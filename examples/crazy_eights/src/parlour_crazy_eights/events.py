@@ -16,6 +16,7 @@ from parlour.core.game import JSON, seat_name
 from parlour.core.log import Event
 from parlour.core.words import catalog
 from parlour_crazy_eights.notation import SUIT_NAMES
+from parlour_crazy_eights.sentences import WORDS
 
 __all__ = [
     "Blocked",
@@ -31,8 +32,6 @@ __all__ = [
     "TurnedBack",
     "WentOut",
 ]
-
-WORDS = "parlour_crazy_eights.words"
 
 
 def say(key: str, /, count: int | None = None, **values: object) -> str:

@@ -16,6 +16,7 @@ from parlour_crazy_eights.options import NAME, OPTION_SPECS, Options, typed_opti
 from parlour_crazy_eights.reading import parse_deal, read_state, read_view
 from parlour_crazy_eights.rules import C8State
 from parlour_crazy_eights.sample import sample_state
+from parlour_crazy_eights.sentences import WORDS
 from parlour_crazy_eights.view import C8View
 
 __all__ = ["GAME", "CrazyEightsGame"]
@@ -50,7 +51,7 @@ class CrazyEightsGame(Game):
     )
     parts: ClassVar[GameParts] = GameParts(
         presenter="parlour_crazy_eights.present",
-        words="parlour_crazy_eights.words",
+        words=WORDS,
         strategy="parlour_crazy_eights.strategy",
         board="parlour_crazy_eights.web",
         features="parlour_crazy_eights.features",

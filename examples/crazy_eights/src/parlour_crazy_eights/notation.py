@@ -23,6 +23,7 @@ from parlour.cards import Card, Rank, Suit, parse_card
 from parlour.core.game import Action
 from parlour.core.inputs import quote
 from parlour.errors import InvalidNotation
+from parlour_crazy_eights.sentences import said
 
 __all__ = [
     "ACTIONS",
@@ -70,13 +71,14 @@ def card_id(card: Card) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Play(Action):
-    """Play ``card`` from the hand onto the discard pile."""
+    """Play ``card`` from the hand onto the discard pile (a card of the 52: a Joker, or
+    anything else, raises :class:`InvalidNotation`, a ``ValueError``)."""
 
     card: Card
 
     def __post_init__(self) -> None:
         if not isinstance(self.card, Card) or self.card.is_joker:
-            raise ValueError("Crazy Eights is played without Jokers")
+            raise InvalidNotation(said("refusal.no_jokers"))
 
     def __str__(self) -> str:
         return str(self.card)
@@ -100,13 +102,14 @@ class Pass(Action):
 
 @dataclass(frozen=True, slots=True)
 class Nominate(Action):
-    """Name the suit the next player must follow, after playing an 8."""
+    """Name the suit the next player must follow, after playing an 8 (a suit: anything else
+    raises :class:`InvalidNotation`, a ``ValueError``)."""
 
     suit: Suit
 
     def __post_init__(self) -> None:
         if not isinstance(self.suit, Suit):
-            raise ValueError("a suit named is clubs, diamonds, hearts or spades")
+            raise InvalidNotation(said("refusal.no_suit"))
 
     def __str__(self) -> str:
         return SUIT_NAMES[self.suit]
@@ -140,20 +143,17 @@ _SUIT_TEXT: dict[str, Suit] = {
     **{s.symbol: s for s in SUITS},
 }
 _LETTERS: dict[str, Suit] = {s.value.lower(): s for s in SUITS}
-HELP = (
-    "write a card to play it (7H, 10♥), draw, pass, or after an 8 the suit to name "
-    "(clubs, diamonds, hearts, spades)"
-)
 
 
 def parse_action(text: str) -> Action:
     """The action ``text`` names (see the module docstring), legal or not.
 
     Raises:
-        InvalidNotation: the text is no action of the game; the message says how to write one.
+        InvalidNotation: the text is no action of the game; the message says how to write one
+            (``refusal.notation`` of the game's words).
     """
     if not isinstance(text, str):
-        raise InvalidNotation(f"an action is written as text, got {quote(text)}")
+        raise InvalidNotation(said("refusal.not_text", text=quote(text)))
     words = text.strip().lower().split()
     if words in (["draw"], ["pass"]):
         return Draw() if words[0] == "draw" else Pass()
@@ -173,4 +173,4 @@ def parse_action(text: str) -> Action:
         else:
             if not card.is_joker:
                 return Play(card)
-    raise InvalidNotation(f"{quote(text.strip())} is not a Crazy Eights action: {HELP}")
+    raise InvalidNotation(said("refusal.notation", text=quote(text.strip())))

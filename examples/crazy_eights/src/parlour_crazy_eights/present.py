@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from parlour.core.game import Action, Outcome, View
 from parlour.core.present import Block, Grid, Hand, Heading, Presenter, Reply, Styled, card_text
 from parlour.core.words import Catalog, catalog
-from parlour_crazy_eights.events import WORDS
 from parlour_crazy_eights.notation import SUIT_NAMES, Draw, Nominate, Pass, Play
+from parlour_crazy_eights.sentences import WORDS
 from parlour_crazy_eights.view import C8View
 
 __all__ = ["PRESENTER", "CrazyEightsPresenter", "rules_text"]

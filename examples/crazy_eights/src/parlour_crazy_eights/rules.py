@@ -51,6 +51,7 @@ from parlour_crazy_eights.notation import (
     parse_action,
 )
 from parlour_crazy_eights.options import Options
+from parlour_crazy_eights.sentences import said
 from parlour_crazy_eights.view import C8View, cards_json
 
 __all__ = ["C8State", "follows"]
@@ -279,31 +280,30 @@ class C8State(State):
         return parse_action(text)
 
     def _refusal(self, text: str) -> str:
-        """Why ``text`` is refused, naming the rule."""
+        """Why ``text`` is refused, naming the rule: a sentence of the game's catalog
+        (``refusal.*``), said in the language spoken by the front ends."""
         try:
             action = parse_action(text)
         except InvalidNotation as err:
-            return str(err)
+            return err.sentence
         if self._phase == "nominate":
-            return f"{quote(text)}: name the suit to follow first (clubs, diamonds, hearts, spades)"
+            return said("refusal.name_suit_first", text=quote(text))
         if isinstance(action, Nominate):
-            return f"{quote(text)}: a suit is named only right after playing an 8"
+            return said("refusal.suit_after_eight", text=quote(text))
         limit = self._options.max_draw_cards
         if isinstance(action, Draw):
             if not self._stock:
-                return "the stock is empty: play a card or pass"
-            return f"you have drawn {limit} cards this turn (max_draw_cards): play or pass"
+                return said("refusal.draw.empty")
+            return said("refusal.draw.limit", limit)
         if isinstance(action, Pass):
-            return f"you may pass only after drawing {limit} cards or when the stock is empty"
+            return said("refusal.pass", limit)
         assert isinstance(action, Play)
         card = action.card
         if card not in self._hands[self._to_move]:
-            return f"{card.pretty()} is not in your hand"
+            return said("refusal.not_in_hand", card=card.pretty())
         top = self._discard[-1]
-        return (
-            f"{card.pretty()} does not follow {top.pretty()}: play a {SUIT_NAMES[self._suit]} "
-            f"card, a card of rank {top.rank.letter}, or an 8"
-        )
+        key = f"refusal.not_following.{SUIT_NAMES[self._suit]}"  # the suit to follow, in words
+        return said(key, card=card.pretty(), top=top.pretty(), rank=top.rank.letter)
 
     # -- a step --------------------------------------------------------------------------------
 
