@@ -27,7 +27,7 @@ def test_a_short_training_run_learns() -> None:
     example = load_example()
     example.torch.set_num_threads(1)
     untrained = example.train(0, seed=0)
-    trained = example.train(40_000, seed=0)
+    trained = example.train(16_000, seed=0)
     games = 100
     before = example.evaluate(untrained, games)
     after = example.evaluate(trained, games)
