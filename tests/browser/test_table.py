@@ -322,3 +322,29 @@ def test_a_refusal_is_said_in_the_chosen_language(
         "the refusal in Romanian in #error",
     )
     assert "is not an action" not in page.locator("#error").inner_text()
+
+
+_REFUSAL = """async (msg) => {
+  const m = await import('/static/js/words.js');
+  return m.refusalWords(msg, null);
+}"""
+
+
+def test_a_refusal_of_the_room_has_no_english_detail_in_another_language(
+    context: BrowserContext, server: ServerProcess
+) -> None:
+    # "It is not your turn." and "The game is over." are whole sentences of the page's own
+    # words; the server's English detail after them ("it is Player 2's turn, not Player 1's")
+    # has no words in Romanian, so a Romanian page says the sentence alone. Refusals whose kind
+    # needs its detail ("Not a move here:") keep it; English says both, as before.
+    table, _ = seat_page(context, server, "death")
+    page = table.page
+    turn = {"code": "not_your_turn", "message": "it is Player 2's turn, not Player 1's"}
+    over = {"code": "game_over", "message": "the game is over: '7C' cannot be played"}
+    notation = {"code": "bad_notation", "message": "'zz' is not an action"}
+    english = "It is not your turn. it is Player 2's turn, not Player 1's"
+    assert page.evaluate(_REFUSAL, turn) == english
+    choose_language(page, "ro", "#status", page.locator("#status").inner_text())
+    assert page.evaluate(_REFUSAL, turn) == "Nu este rândul tău."
+    assert page.evaluate(_REFUSAL, over) == "Jocul s-a terminat."
+    assert page.evaluate(_REFUSAL, notation) == "Nu este o mutare aici: 'zz' is not an action"

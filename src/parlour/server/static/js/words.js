@@ -3,7 +3,7 @@
 // (eventWords). An event the catalog has no words for shows the server's English text.
 // Notation is shown as it is. A reject frame says its refusal the same way (refusalWords).
 
-import { has, t } from "./i18n.js";
+import { has, language, t } from "./i18n.js";
 import { pretty } from "./cards.js";
 
 /** The sentences for one log entry, as the seat sees it. */
@@ -48,10 +48,14 @@ function eventWords(e, ctx) {
 
 /** A reject frame in words: the game's sentence for the frame's key (a refusal of the rules)
  * in the chosen language, else the server's English message; after the kind of refusal
- * (`reject.CODE`) unless that says the same. */
+ * (`reject.CODE`) unless that says the same. Where the kind is a whole sentence ("It is not
+ * your turn.") and the refusal has no words in a language other than English, the kind alone
+ * is said, never an English detail after it. */
 export function refusalWords(msg, words) {
-  const said = msg.key && words && words.has(msg.key) ? words.w(msg.key, msg.values || {}) : msg.message;
+  const keyed = Boolean(msg.key && words && words.has(msg.key));
+  const said = keyed ? words.w(msg.key, msg.values || {}) : msg.message;
   const kind = has(`reject.${msg.code}`) ? t(`reject.${msg.code}`) : "";
+  if (!keyed && kind.endsWith(".") && language() !== "en") return kind;
   const same = kind.replace(/[:.]$/, "") === said.replace(/[:.]$/, "");
   return same || !kind ? said : `${kind} ${said}`;
 }
