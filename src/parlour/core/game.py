@@ -49,12 +49,23 @@ V = TypeVar("V", bound=View)
 
 
 class Game(ABC):
-    """Static facts about a game (:attr:`info`), the factory of its states and its codecs."""
+    """Static facts about a game (:attr:`info`), the factory of its states and its codecs.
+
+    A game that people may play against an agreed time says how long it is for given options
+    (:meth:`time_limit`, seconds, ``None``: no clock) and which table entry ends the game when
+    the time is up (:attr:`time_up_entry`); front ends keep the clock, the rules never read
+    one."""
 
     info: ClassVar[GameInfo]
     parts: ClassVar[GameParts]
     """Where the game keeps its presenter, strategy, words, web board, features, figures and
     commands (:mod:`parlour.core.parts`)."""
+
+    time_up_entry: ClassVar[str | None] = None
+    """The table entry (:meth:`State.apply_table`) that ends the game when an agreed time runs
+    out, or ``None`` for a game that has no clock at any table. A table that keeps a clock
+    (:meth:`time_limit`) makes it, ``by=None`` (the table, not a player), once the time is up;
+    the record keeps it after its action count, so a replay ends exactly there."""
 
     _instances: ClassVar[dict[type[Game], Game]] = {}
 
@@ -113,6 +124,15 @@ class Game(ABC):
     def options(self, given: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
         """All options with defaults filled in; raises :class:`InvalidOption` naming the option."""
         return validate_options(self.info.name, self.info.options, given)
+
+    def time_limit(self, options: Mapping[str, object]) -> float | None:
+        """The agreed time, in seconds, of a table with these (validated) ``options``, or
+        ``None`` when the game has no clock there (the default). A table with a clock (the
+        terminal, an online room) starts it with the first action, stops it while the game
+        is saved and not played, and makes the entry :attr:`time_up_entry` when it runs out.
+        Simulations have no clock: they never call it. A game whose option sets the time
+        names it ``time_limit`` (whole minutes), so that front ends can offer it."""
+        return None
 
     @abstractmethod
     def new(

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.bots import make_agent
-from parlour.core.game import JSON
+from parlour.core.game import JSON, Game
 from parlour.core.inputs import check_int, quote
 from parlour.core.jsontext import check_json, parse_json
 from parlour.core.rng import check_seed
@@ -35,6 +35,8 @@ class RunSpec:
         game = find_game(self.game)
         players = game.check_players(self.players)
         options = dict(game.options(self.options).items())
+        if game.time_limit(options) is not None:
+            raise InvalidOption(_no_clock(game))
         if not game.info.decisions:
             if self.agents:
                 raise InvalidOption(f"--agents: {game.title} has no decisions to make")
@@ -102,6 +104,16 @@ class RunSpec:
         )
         seed = check_seed(obj["seed"], field=f"{where} field 'seed'")
         return cls(game, players, tuple(agents), games, seed, dict(options))
+
+
+def _no_clock(game: Game) -> str:
+    """Why a run refuses options that give the game a clock: a simulation has none. The
+    game's catalog may say it in its own words (``refusal.no_clock``: which option to use
+    instead)."""
+    words = game.words()
+    if "refusal.no_clock" in words:
+        return words("refusal.no_clock")
+    return f"simulations have no clock: {game.title} is played here without an agreed time"
 
 
 MAX_GAMES = 2**31 - 1

@@ -115,7 +115,11 @@ class TestRoundTrip:
         cards nobody has seen yet and both trick-boundary positions so far (M10)."""
         state = advance(GAME.new(2, 0, {"card_limit": 500}, EXAMPLE), 7)
         text = state.to_json()
-        assert text["options"] == {"unpaid_penalty": "capture", "card_limit": 500}
+        assert text["options"] == {
+            "unpaid_penalty": "capture",
+            "card_limit": 500,
+            "time_limit": None,
+        }
         assert text["history"][0] == {"lead": 0, "hands": EXAMPLE, "cards": 0, "tricks": 0}
         assert {k: text["history"][1][k] for k in ("lead", "cards", "tricks")} == {
             "lead": 0,

@@ -2,7 +2,7 @@
 each telling itself as a core :class:`~parlour.core.log.Event` (``kind``, words, data).
 
 Every event is public: the cards are turned face up on the table, and the rest is what everyone
-at the table sees happen (M1-M6, M10, M11).
+at the table sees happen (M1-M6, M10, M11, M12).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ __all__ = [
     "LimitReached",
     "Looped",
     "Owes",
+    "TimeUp",
     "TurnedCard",
     "WentOut",
     "Won",
@@ -150,5 +151,22 @@ class LimitReached(BeggarEvent):
         return Event(
             "limit",
             f"Card limit of {self.cards} reached: {names} {verb} the most cards (M11)",
+            {"cards": self.cards, "winners": list(self.winners)},
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TimeUp(BeggarEvent):
+    """M12: the agreed time ran out after ``cards`` cards; the players holding most cards
+    (``winners``) win, the pile counting for nobody."""
+
+    cards: int
+    winners: tuple[int, ...]
+
+    def event(self) -> Event:
+        names = " and ".join(seat_name(s) for s in self.winners)
+        return Event(
+            "time_up",
+            f"Time is up after {_cards(self.cards)}: the most cards are held by {names} (M12)",
             {"cards": self.cards, "winners": list(self.winners)},
         )

@@ -55,6 +55,7 @@ from parlour.games.beggar._arrays import (
     format_classes,
 )
 from parlour.games.beggar._engine import CAPTURE, NEXT_PLAYER, NO_LIMIT
+from parlour.games.beggar.options import without_clock
 
 __all__ = [
     "CHUNK",
@@ -82,7 +83,7 @@ _GAME = BeggarGame()
 
 Options: TypeAlias = Mapping[str, object] | BeggarOptions | None
 """Game options as ``BeggarGame().new`` takes them (``unpaid_penalty``, M4; ``card_limit``,
-M11), or already typed."""
+M11), or already typed; the kernel has no clock, so ``time_limit`` (M12) is refused."""
 Progress = Callable[[int], None]
 
 
@@ -128,6 +129,7 @@ def _check_count(value: object, field: str, *, minimum: int) -> None:
 def _typed(options: Options, detect_loops: bool) -> tuple[int, int]:
     """(M4 mode, card limit) for the kernel. Raises InvalidOption naming the option."""
     typed = options if isinstance(options, BeggarOptions) else _GAME.typed_options(options)
+    without_clock(typed)  # M12: a simulation has no clock
     mode = CAPTURE if typed.unpaid_penalty is UnpaidPenalty.CAPTURE else NEXT_PLAYER
     limit = NO_LIMIT if typed.card_limit is None else typed.card_limit
     if not detect_loops and typed.card_limit is None:

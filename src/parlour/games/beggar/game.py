@@ -23,7 +23,13 @@ __all__ = ["BeggarGame"]
 
 
 class BeggarGame(Game):
-    """Beggar-My-Neighbour for 2 to 4 players (rulings M1-M11)."""
+    """Beggar-My-Neighbour for 2 to 4 players (rulings M1-M12).
+
+    M12, the agreed time: with option ``time_limit`` (minutes) a table with a clock
+    (:meth:`time_limit`) enters ``time`` (:attr:`time_up_entry`) when it runs out, and the
+    player holding most cards wins."""
+
+    time_up_entry: ClassVar[str | None] = "time"
 
     info: ClassVar[GameInfo] = GameInfo(
         name="beggar",
@@ -35,7 +41,7 @@ class BeggarGame(Game):
         decisions=False,
         options=OPTION_SPECS,
         num_distinct_actions=1,
-        # Only a card limit (M11) or a repeat (M10) ends some deals: no bound of its own.
+        # Only a card limit (M11), a repeat (M10) or the time (M12) ends some deals: no bound.
         max_game_length=None,
         summary="turn cards and pay for court cards; no decisions, for 2 to 4 players",
     )
@@ -52,6 +58,15 @@ class BeggarGame(Game):
     def typed_options(self, given: Mapping[str, object] | None) -> BeggarOptions:
         """Validated options as :class:`BeggarOptions`; raises InvalidOption naming the option."""
         return typed_options(given)
+
+    def time_limit(self, options: Mapping[str, object]) -> float | None:
+        """M12: the agreed time of option ``time_limit`` in seconds, ``None`` without one.
+
+        Raises:
+            InvalidOption: an option is refused (naming it).
+        """
+        minutes = typed_options(options).time_limit
+        return None if minutes is None else minutes * 60.0
 
     def new(
         self,

@@ -88,14 +88,22 @@ def describe_result(
         return words("ui.result.loop", **cycle)
     name = (lambda s: labels[s]) if labels is not None else _seat(words)
     names = _names([name(s) for s in outcome.winners], words)
+    cards = words("ui.count.cards", _number(details.get("cards")))
+    tricks = words("ui.count.tricks", _number(details.get("tricks")))
+    if outcome.result == "time":
+        # M12: every hand's count, the pile counting for nobody.
+        hands = ", ".join(
+            words("ui.result.hand", player=name(s), cards=words("ui.count.cards", held))
+            for s, held in enumerate(outcome.scores)
+        )
+        key = "ui.result.time" if len(outcome.winners) == 1 else "ui.result.time_share"
+        return words(key, names=names, cards=cards, tricks=tricks, hands=hands)
     if outcome.result == "win":
         key = "ui.result.win"
     elif len(outcome.winners) > 1:
         key = "ui.result.share"
     else:
         key = "ui.result.limit"
-    cards = words("ui.count.cards", _number(details.get("cards")))
-    tricks = words("ui.count.tricks", _number(details.get("tricks")))
     return words(key, names=names, cards=cards, tricks=tricks)
 
 
@@ -276,8 +284,8 @@ class BeggarPresenter(Presenter):
         return Reply(message=self.words("ui.press_enter"))
 
     def event_words(self, event: Event, name: Callable[[int], str]) -> tuple[str, dict[str, Any]]:
-        """A payment's and a capture's count, a loop's length and a card limit's winners (as
-        the browser's board says them)."""
+        """A payment's and a capture's count, a loop's length, and the winners of a card limit
+        and of the agreed time (with its count of cards) as the browser's board says them."""
         key, values = super().event_words(event, name)
         data = event.data
         if event.kind in ("owes", "captured"):
@@ -285,7 +293,9 @@ class BeggarPresenter(Presenter):
         elif event.kind == "loop":
             values["cards"] = data.get("length_cards")
             values["tricks"] = data.get("length_tricks")
-        elif event.kind == "limit":
+        elif event.kind in ("limit", "time_up"):
+            if event.kind == "time_up":
+                values["count"] = data.get("cards")
             winners = data.get("winners")
             seats = [s for s in winners if isinstance(s, int)] if isinstance(winners, list) else []
             values["names"] = self.names([name(s) for s in seats])

@@ -145,14 +145,29 @@ class _Reader:
         cycle = self.cycle()
         if cycle is not None and winners != ():
             raise self.fail("cycle", "is set only when a loop ended the game, with no winner")
+        options = self.options()
+        cards = self.whole("cards", self.obj["cards"])
+        limit = options.card_limit
+        if (
+            winners is not None
+            and cycle is None
+            and len(out) < self.players - 1
+            and (limit is None or cards < limit)
+            and options.time_limit is None
+        ):
+            raise self.fail(
+                "winners",
+                "end a game with players still in only at the card limit (M11) or when the "
+                "agreed time ran out (M12)",
+            )
         return {
-            "options": self.options(),
+            "options": options,
             "pile": pile,
             "to_move": 0 if to_move is None else to_move,
             "owed": owed,
             "court": court,
             "out": out,
-            "cards": self.whole("cards", self.obj["cards"]),
+            "cards": cards,
             "tricks": self.whole("tricks", self.obj["tricks"]),
             "winners": winners,
             "cycle": cycle,

@@ -1,12 +1,14 @@
 """Beggar-My-Neighbour: the rules as a state machine (seed texts ``beggar-my-neighbour.*.txt``,
-rulings M1-M11).
+rulings M1-M12).
 
 There are no decisions: the only action is ``play`` (turn your top card). A player who must play
 and holds no card goes out at once inside the action that made it his turn (M3), so the seat to
 move always has a card and every action puts exactly one card on the pile (M8 counts those).
 :mod:`.turn` works one action through, one method per ruling; :class:`BeggarState` is the
 immutable position it goes from and to. The options (M4's ``unpaid_penalty``, M11's
-``card_limit``) are in :mod:`.options`, the loop history of M10 in :mod:`.history`.
+``card_limit``, M12's ``time_limit``) are in :mod:`.options`, the loop history of M10 in
+:mod:`.history`. The one table entry, ``time``, is the table's stop when the agreed time runs
+out (M12, :meth:`BeggarState._table_entry`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from parlour.games.beggar.notation import Deal, Token, format_deal_ranks, format
 from parlour.games.beggar.options import BeggarOptions
 from parlour.games.beggar.outcome import outcome_of
 from parlour.games.beggar.sentences import said
-from parlour.games.beggar.turn import Turn
+from parlour.games.beggar.turn import Turn, refuse_time
 from parlour.games.beggar.view import BeggarView
 
 __all__ = ["PLAY", "BeggarState", "Play"]
@@ -200,7 +202,8 @@ class BeggarState(State):
         if self._winners is None:
             return None
         held = tuple(len(h) for h in self._hands)
-        return outcome_of(held, self._out, self._winners, self._cycle, self._cards, self._tricks)
+        end = (self._cycle, self._cards, self._tricks, self._options.card_limit)
+        return outcome_of(held, self._out, self._winners, *end)
 
     @property
     def is_over(self) -> bool:
@@ -288,7 +291,13 @@ class BeggarState(State):
         return said("refusal.only_play", text=quote(text))
 
     def _apply(self, action: Action) -> Self:
-        turn = Turn(
+        turn = self._turn()
+        turn.play(self._options)
+        return self._after(turn)
+
+    def _turn(self) -> Turn:
+        """The position as a :class:`Turn` to work a step through."""
+        return Turn(
             self._hands,
             self._pile,
             self._to_move,
@@ -301,27 +310,18 @@ class BeggarState(State):
             self._history,
             self._known,
         )
-        turn.play(self._options)
-        return self._make(
-            self._deal,
-            self._options,
-            self._full,
-            tuple(turn.hands),
-            turn.pile,
-            turn.to_move,
-            turn.owed,
-            turn.court,
-            turn.out,
-            turn.cards,
-            turn.tricks,
-            turn.unseen,
-            turn.history,
-            turn.known,
-            turn.turned,
-            tuple(turn.log),
-            turn.winners,
-            turn.cycle,
-        )
+
+    def _after(self, turn: Turn) -> Self:
+        """The state that ``turn`` worked through to."""
+        return self._make(self._deal, self._options, self._full, *turn.fields())
+
+    def _table_entry(self, text: str, by: int | None, votes: frozenset[int]) -> tuple[str, Self]:
+        """M12, the one table entry: ``time``, entered by the table when the agreed time ran
+        out (:meth:`.turn.Turn.time_up`); refused as :func:`.turn.refuse_time` says."""
+        refuse_time(text, self._options, self.is_over)
+        turn = self._turn()
+        turn.time_up()
+        return "time", self._after(turn)
 
     def summary(self) -> dict[str, JSON]:
         """The result line of ``parlour beggar play --json`` (the game must be over)."""

@@ -1,5 +1,6 @@
 """One action of Beggar-My-Neighbour worked through: a card turned and everything it settles
-without another card (seed texts ``beggar-my-neighbour.*.txt``, rulings M1-M6, M8, M10, M11).
+without another card (seed texts ``beggar-my-neighbour.*.txt``, rulings M1-M6, M8, M10, M11), and
+the table's stop when the agreed time runs out (M12).
 
 :class:`Turn` works on mutable copies of a position, one method per ruling, and never escapes
 :meth:`parlour.games.beggar.rules.BeggarState._apply`, so states stay immutable.
@@ -8,21 +9,43 @@ without another card (seed texts ``beggar-my-neighbour.*.txt``, rulings M1-M6, M
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from parlour.core.inputs import quote
+from parlour.errors import GameOver, IllegalAction, InvalidNotation
 from parlour.games.beggar.events import (
     BeggarEvent,
     Captured,
     LimitReached,
     Looped,
     Owes,
+    TimeUp,
     WentOut,
     Won,
 )
 from parlour.games.beggar.history import Cycle, History, position_key
 from parlour.games.beggar.notation import HONOUR, Token
 from parlour.games.beggar.options import BeggarOptions, UnpaidPenalty
+from parlour.games.beggar.sentences import said
 
-__all__ = ["Turn"]
+__all__ = ["Turn", "refuse_time"]
+
+
+def refuse_time(text: str, options: BeggarOptions, over: bool) -> None:
+    """M12: the table entry ``time`` is taken only in a game with an agreed time
+    (``time_limit``) that is not over.
+
+    Raises:
+        InvalidNotation: the text is not ``time``, the game's one table entry.
+        IllegalAction: the game has no agreed time (M12).
+        GameOver: the game is over (M12).
+    """
+    if text.lower() != "time":
+        raise InvalidNotation(said("refusal.entry", text=quote(text)))
+    if options.time_limit is None:
+        raise IllegalAction(said("refusal.time.no_limit"))
+    if over:
+        raise GameOver(said("refusal.time.over"))
 
 
 class Turn:
@@ -77,6 +100,27 @@ class Turn:
         self.log: list[BeggarEvent] = []
         self.winners: tuple[int, ...] | None = None
         self.cycle: Cycle | None = None
+
+    def fields(self) -> tuple[Any, ...]:
+        """The position worked through to, in the order of ``BeggarState._make`` after the
+        deal, the options and the kind of cards (which a turn never changes)."""
+        return (
+            tuple(self.hands),
+            self.pile,
+            self.to_move,
+            self.owed,
+            self.court,
+            self.out,
+            self.cards,
+            self.tricks,
+            self.unseen,
+            self.history,
+            self.known,
+            self.turned,
+            tuple(self.log),
+            self.winners,
+            self.cycle,
+        )
 
     def play(self, options: BeggarOptions) -> None:
         """The player to move turns his top card, and the table settles what follows."""
@@ -203,7 +247,17 @@ class Turn:
         capture, players going out, the end of M6), so a limit at or beyond a game's length
         never changes its result. The pile on the table counts for nobody."""
         if limit is not None and self.cards >= limit and self.winners is None:
-            sizes = [0 if s in self.out else len(h) for s, h in enumerate(self.hands)]
-            top = max(sizes)
-            self.winners = tuple(s for s, k in enumerate(sizes) if k == top)
+            self.winners = self.most_cards()
             self.log.append(LimitReached(self.cards, self.winners))
+
+    def time_up(self) -> None:
+        """M12: the agreed time ran out. Play stops at once, as under M11: the cards on the
+        pile count for nobody, the player holding most cards wins, equal most share the win."""
+        self.winners = self.most_cards()
+        self.log.append(TimeUp(self.cards, self.winners))
+
+    def most_cards(self) -> tuple[int, ...]:
+        """M11, M12: the seats holding most cards (a seat that is out holds none)."""
+        sizes = [0 if s in self.out else len(h) for s, h in enumerate(self.hands)]
+        top = max(sizes)
+        return tuple(s for s, k in enumerate(sizes) if k == top)

@@ -23,6 +23,7 @@ from parlour.core.game import JSON, seat_name
 from parlour.errors import InvalidNotation, ParlourError
 from parlour.games.beggar.game import GAME
 from parlour.games.beggar.notation import parse_deal
+from parlour.games.beggar.options import without_clock
 from parlour.games.beggar.play import play_to_end
 from parlour.games.beggar.rules import BeggarState
 
@@ -55,6 +56,7 @@ def cmd_beggar_play(args: argparse.Namespace) -> int:
     if sources != 1:
         raise CommandError("give exactly one of DEAL, --random or --deals FILE")
     options = options_of(args)
+    without_clock(GAME.typed_options(options))  # M12: playing a deal through has no clock
     if args.deals is not None:
         return _play_deal_file(args.deals, args.players, options)
     if args.random:
@@ -111,7 +113,7 @@ def cmd_beggar_stats(args: argparse.Namespace) -> int:
         raise CommandError(f"--games must be at least 1, got {args.games}")
     options = options_of(args)
     GAME.check_players(args.players)
-    GAME.typed_options(options)
+    without_clock(GAME.typed_options(options))  # M12: statistics have no clock
     if args.plot is not None and not Path(args.plot).resolve().parent.is_dir():
         raise CommandError(f"cannot write {args.plot}: no such folder")
     with progress_bar(f"{args.players}-player deals") as bar:

@@ -29,6 +29,7 @@ from parlour.core.files import write_text_atomic
 from parlour.core.game import JSON
 from parlour.core.inputs import quote
 from parlour.games.beggar.game import GAME
+from parlour.games.beggar.options import without_clock
 
 if TYPE_CHECKING:
     from parlour.games.beggar.lab.search import Backend, SearchState
@@ -146,6 +147,7 @@ def _shifted(report: Callable[[int], None], base: int, done: int) -> None:
 def _search_state(args: argparse.Namespace, search: ModuleType) -> SearchState:
     """A new search, or the one saved in ``--out`` (its settings must match those given)."""
     options = options_of(args)
+    without_clock(GAME.typed_options(options))  # M12: a search has no clock
     if args.out is None or not Path(args.out).exists():
         seed = fresh_seed() if args.seed is None else args.seed
         fresh: SearchState = search.new_search(

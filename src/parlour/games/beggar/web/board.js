@@ -72,6 +72,7 @@ export function outcomeWords(outcome, ctx) {
   const who = names(outcome.winners || [], ctx);
   if (outcome.result === "loop") return ctx.w("ui.end.loop");
   if (outcome.result === "limit") return ctx.w("ui.end.limit", { names: who, cards: outcome.cards });
+  if (outcome.result === "time") return ctx.w("ui.end.time", { names: who, cards: outcome.cards });
   return ctx.w("ui.end.win", { names: who });
 }
 
@@ -85,6 +86,8 @@ export function eventWords(e, ctx) {
       return { values: { cards: e.length_cards, tricks: e.length_tricks } };
     case "limit":
       return { values: { cards: e.cards, names: names(e.winners || [], ctx) } };
+    case "time_up":
+      return { values: { count: e.cards, names: names(e.winners || [], ctx) } };
     default:
       return null;
   }
