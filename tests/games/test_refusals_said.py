@@ -21,6 +21,7 @@ from parlour.cards import Card, parse_card
 from parlour.core.game import Action, State
 from parlour.errors import ParlourError, Value
 from parlour.games import GAMES
+from parlour.games.beggar import fast as beggar_fast
 from parlour.games.beor.notation import BASES, Move, fits
 from parlour.games.beor.view import BeorView
 from tests.games.beggar.rules_text_helpers import build_deal as beggar_deal
@@ -49,12 +50,16 @@ class Case:
     entry: bool = False
     by: int | None = None
     action: Action | None = None
+    call: Callable[[], object] | None = None  # a refusal outside play (a simulation's options)
 
     @property
     def id(self) -> str:
         return f"{self.game}:{self.key}:{self.text}"
 
     def attempt(self, state: State) -> State:
+        if self.call is not None:
+            self.call()
+            return state
         if self.entry:
             return state.apply_table(self.text, by=self.by)
         if self.action is not None:
@@ -253,7 +258,28 @@ def _beggar_cases() -> list[Case]:
              f"{text!r} is not an action of Beggar-My-Neighbour: the only action is 'play', "
              "turn your top card (the game has no decisions)")
         for text in ("pass", "7H")
+    ] + [
+        Case("beggar", _beggar, "time", "refusal.time.no_limit", {},
+             "this game has no agreed time (option time_limit), so its time cannot run out (M12)",
+             entry=True),
+        Case("beggar", _beggar_timed_over, "time", "refusal.time.over", {},
+             "the game is over: the agreed time cannot run out after the end (M12)", entry=True),
+        Case("beggar", _beggar_timed, "times", "refusal.entry", {"text": "'times'"},
+             "'times' is not a table entry of Beggar-My-Neighbour: its one entry is 'time', "
+             "made by the table when the agreed time runs out (M12)", entry=True),
+        Case("beggar", _beggar, "time_limit=5", "refusal.no_clock", {},
+             "simulations have no clock: the agreed time (option time_limit, M12) is for tables "
+             "with people; use card_limit to stop long games (M11)",
+             call=lambda: beggar_fast.play_random(2, 1, 0, {"time_limit": 5})),
     ]  # fmt: skip
+
+
+def _beggar_timed() -> State:
+    return beggar_new(beggar_deal("", ""), {"time_limit": 5}).apply("play")
+
+
+def _beggar_timed_over() -> State:
+    return _beggar_timed().apply_table("time")
 
 
 CASES = [*_beor_cases(), *_death_cases(), *_beggar_cases()]

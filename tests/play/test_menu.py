@@ -37,7 +37,7 @@ def test_a_name_or_alias_answers_and_the_game_brings_its_default() -> None:
 
 def test_no_bot_strength_is_asked_where_nobody_decides() -> None:
     con, out = console()
-    script = Script(["bmn", "3", "1"], out)
+    script = Script(["bmn", "3", "1", ""], out)  # Enter: no agreed time
     choice = ask_menu(script, con)
     assert choice.game.name == "beggar" and choice.seats == ("person", "bot", "bot")
     assert not any("strong" in p for p in script.prompts)

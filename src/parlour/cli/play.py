@@ -104,6 +104,7 @@ def _play(args: argparse.Namespace) -> int:
                 console.print("\n" + say("menu.not_started"))
                 return 0
             game, specs = choice.game, choice.seats
+            options.update({name: str(value) for name, value in choice.options.items()})
         else:
             game = find_game(args.game)
             presenter = game.presenter
@@ -131,6 +132,11 @@ def _play(args: argparse.Namespace) -> int:
             if watch and PERSON in specs:
                 raise CommandError("--watch and --json are for bots only: drop --seat N=person")
         seats = check_seat_specs(game, specs)
+        if game.time_limit(options) is not None and not any(s.is_person for s in seats):
+            raise CommandError(
+                "an agreed time is kept at a table with a person (--seat N=person); "
+                "bots alone play without a clock"
+            )
         if args.delay is not None and args.delay < 0:
             raise CommandError(f"--delay must be 0 seconds or more, got {args.delay:g}")
         seed = fresh_seed() if args.seed is None else args.seed

@@ -1,8 +1,8 @@
 """Game records and replay.
 
 A record is ``{"format", "game", "players", "seed", "options", "deal"?, "actions", "table"?,
-"seats"?, "commitment"?, "deal_number"?}`` as JSON: how games are saved, shared and used as
-test fixtures.
+"seats"?, "commitment"?, "deal_number"?, "time_used"?}`` as JSON: how games are saved, shared
+and used as test fixtures.
 
 - ``actions`` are the players' actions in order, in the game's notation.
 - ``table`` (optional) lists table entries, things the table decides outside the turn order
@@ -19,6 +19,9 @@ test fixtures.
   each deal; the other games deal from the seed alone). It is written exactly when it was
   given, so a record without it, every record from before it existed, deals as it always did;
   a record may not give both ``deal`` and ``deal_number``.
+- ``time_used`` (optional) is how many seconds of an agreed time (``Game.time_limit``) the
+  table's clock had run when a game played at the terminal was saved, so that a resumed game
+  goes on with the time it had; the rules never read it (the stop is a table entry).
 
 :func:`replay` rebuilds every state; the same record gives the same states and events on any
 machine. Records written before ``format`` existed are read as format 1.
@@ -63,7 +66,11 @@ _FIELDS = (
     "seats",
     "commitment",
     "deal_number",
+    "time_used",
 )
+
+MAX_TIME_USED = 1e9
+"""The most seconds of an agreed time a record may say were used (some thirty years)."""
 
 
 def check_format(obj: object, what: str) -> dict[str, Any]:
@@ -143,6 +150,7 @@ class Record:
     table: tuple[TableEntry, ...] = ()
     commitment: str | None = None
     deal_number: int | None = None
+    time_used: float | None = None
 
     @classmethod
     def from_json(cls, obj: object) -> Record:
@@ -231,6 +239,16 @@ class Record:
             )
         if number is not None and obj.get("deal") is not None:
             raise InvalidRecord("a record gives either 'deal' or 'deal_number', not both")
+        used = obj.get("time_used")
+        if used is not None and (
+            isinstance(used, bool)
+            or not isinstance(used, int | float)
+            or not 0 <= used <= MAX_TIME_USED  # NaN fails too
+        ):
+            raise InvalidRecord(
+                f"record field 'time_used' must be a number of seconds from 0 to "
+                f"{MAX_TIME_USED:.0f}, got {quote(used)}"
+            )
         return cls(
             game,
             players,
@@ -242,6 +260,7 @@ class Record:
             entries,
             commit,
             number,
+            None if used is None else float(used),
         )
 
     def to_json(self) -> dict[str, JSON]:
@@ -263,6 +282,8 @@ class Record:
             out["commitment"] = self.commitment
         if self.deal_number is not None:
             out["deal_number"] = self.deal_number
+        if self.time_used is not None:
+            out["time_used"] = self.time_used
         return out
 
     def upgraded(self, game: Game) -> Record:

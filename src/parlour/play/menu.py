@@ -1,14 +1,16 @@
 """The short menu of ``parlour play`` with no arguments: game, players, people, bots.
 
 Each question shows its default in brackets; Enter takes it, so four presses of Enter start a
-game of the first game listed against a strong bot. The games, their player ranges and defaults come
+game of the first game listed against a strong bot. A game that people may play against an
+agreed time (``Game.time_limit``, its option ``time_limit`` in minutes) asks for one too,
+when a person plays; Enter plays without. The games, their player ranges and defaults come
 from each game's ``info``; games where players decide come first, the others (watched) after.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from rich.console import Console
 from rich.text import Text
@@ -33,10 +35,12 @@ BOT_LEVELS = (
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """What the menu settled: the game and one spec a seat (``person`` or a bot)."""
+    """What the menu settled: the game, one spec a seat (``person`` or a bot) and the
+    options chosen (the agreed time)."""
 
     game: Game
     seats: tuple[str, ...]
+    options: Mapping[str, object] = field(default_factory=dict)
 
 
 def menu_games() -> list[Game]:
@@ -108,4 +112,29 @@ def ask_menu(read: Reader, console: Console, game: Game | None = None) -> Choice
         strength = _ask_number(read, console, say("menu.strength"), 1, len(BOT_LEVELS), 1)
         bot = BOT_LEVELS[strength - 1][1]
     seats: Sequence[str] = ["person"] * people + [bot] * (players - people)
-    return Choice(game, tuple(seats))
+    options = _ask_time(read, console, game) if people else {}
+    return Choice(game, tuple(seats), options)
+
+
+TIME_OPTION = "time_limit"
+"""The option that sets a game's agreed time, in whole minutes (``Game.time_limit``)."""
+
+
+def _ask_time(read: Reader, console: Console, game: Game) -> dict[str, object]:
+    """The agreed time, for a game that can be played against one (its option
+    :data:`TIME_OPTION` gives it a clock); Enter: none."""
+    spec = next((s for s in game.info.options if s.name == TIME_OPTION), None)
+    if spec is None or game.time_up_entry is None:
+        return {}
+    low, high = spec.minimum or 1, spec.maximum
+    while True:
+        answer = read(say("menu.time_limit", low=low, high=high)).strip()
+        if not answer:
+            return {}
+        try:  # the option's own check: a whole number in its range
+            chosen = game.options({TIME_OPTION: answer})[TIME_OPTION]
+        except ParlourError:
+            chosen = None
+        if chosen is not None and game.time_limit({TIME_OPTION: chosen}) is not None:
+            return {TIME_OPTION: chosen}
+        console.print(Text(say("menu.number", low=low, high=high), style="yellow"))

@@ -97,11 +97,13 @@ def screen(
     legal: Sequence[Action] = (),
     *,
     width: int = 10_000,
+    header: RenderableType | None = None,
 ) -> RenderableType:
-    """The whole table for ``view``, not fitted to a height (a pipe or a file): the game's
-    table with the seat's own hand, the numbered moves (when ``legal`` is given: the viewer is
-    to move) and the recent ``events``."""
-    parts: list[RenderableType] = [blocks(presenter.table(view, labels, legal), labels)]
+    """The whole table for ``view``, not fitted to a height (a pipe or a file): the table's
+    ``header`` (the time left), the game's table with the seat's own hand, the numbered moves
+    (when ``legal`` is given: the viewer is to move) and the recent ``events``."""
+    parts: list[RenderableType] = [] if header is None else [header]
+    parts.append(blocks(presenter.table(view, labels, legal), labels))
     shown = presenter.numbered(legal)
     if shown:
         moves = wrap_moves(text(presenter.moves_text(shown)), width)
@@ -126,18 +128,20 @@ def fitted_screen(
     notes: Sequence[RenderableType],
     *,
     below: int,
+    header: RenderableType | None = None,
 ) -> RenderableType:
     """The screen for ``view`` fitted to the console's size with ``below`` lines kept free
-    under it (the prompt): the table, the moves and the ``notes`` (what was just said) always;
+    under it (the prompt): the ``header`` (the time left), the table, the moves and the
+    ``notes`` (what was just said) always;
     the moves' heading and the newest ``events`` as far as they fit. When the moves do not fit
     as the game lays them out, they are packed one after another (compact form)."""
     width, height = console.size
     table = blocks(presenter.table(view, labels, legal), labels)
     used = screen_height(console, table, width) + below
-    for note in notes:
+    for note in [*notes, *([] if header is None else [header])]:
         used += screen_height(console, note, width)
     shown = presenter.numbered(legal)
-    parts: list[RenderableType] = [table]
+    parts: list[RenderableType] = [table] if header is None else [header, table]
     if shown:
         moves = wrap_moves(text(presenter.moves_text(shown)), width)
         lines = len(moves.plain.split("\n"))

@@ -8,7 +8,7 @@ nobody can scroll up to another person's hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.console import Console, RenderableType
 from rich.text import Text
@@ -26,7 +26,8 @@ _NOTES = 3  # what was said last, kept on screen under the table
 
 class Screen:
     """The screen of one game at ``table``: ``labels`` name the seats; ``notes`` are what was
-    said last; ``drawn`` is whose screen is up (``None``: the public table)."""
+    said last; ``drawn`` is whose screen is up (``None``: the public table); ``status`` gives
+    the line drawn above the table (the time left), or is ``None``."""
 
     def __init__(self, table: Table, console: Console, labels: Sequence[str]) -> None:
         self.table = table
@@ -35,6 +36,7 @@ class Screen:
         self.labels = list(labels)
         self.notes: list[Text] = []
         self.drawn: int | None = None
+        self.status: Callable[[], RenderableType | None] | None = None
 
     @property
     def fitted(self) -> bool:
@@ -79,6 +81,7 @@ class Screen:
             legal = state.legal_actions()
         events = last_events(state.tail(seat, _LOG_LINES), _LOG_LINES)
         view = state.view(seat)
+        header = None if self.status is None else self.status()
         self.clear()
         notes: list[RenderableType] = [*self.notes, *([footer] if footer is not None else [])]
         if self.fitted:
@@ -96,11 +99,20 @@ class Screen:
                     legal,
                     notes,
                     below=below,
+                    header=header,
                 )
             )
             return
         self.console.print(
-            screen(self.presenter, view, self.labels, events, legal, width=self.console.width)
+            screen(
+                self.presenter,
+                view,
+                self.labels,
+                events,
+                legal,
+                width=self.console.width,
+                header=header,
+            )
         )
         for note in notes:
             self.console.print(note)

@@ -2,8 +2,9 @@
 
 No I/O here: the terminal loop (:mod:`parlour.play.terminal`) asks a person for moves and
 draws the screen; this module keeps the game (player actions and table entries, such as a
-game's penalties), lets the bots move (they see only their views), and turns the
-game into a record and back. Nothing here knows a game by name: it reads ``game.info``.
+game's penalties), its agreed time's clock (:mod:`parlour.play.clock`) when it has one, lets
+the bots move (they see only their views), and turns the game into a record and back.
+Nothing here knows a game by name: it reads ``game.info``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from parlour.core.record import Record, TableEntry
 from parlour.core.rng import derive_seed
 from parlour.errors import InvalidOption, InvalidRecord, ParlourError
 from parlour.games import find_game
+from parlour.play.clock import Clock, TableClock, clock_of
 from parlour.play.speech import language, say, seat_called, title_of
 
 __all__ = [
@@ -141,10 +143,14 @@ class Table:
         actions: Sequence[str] = (),
         entries: Sequence[TableEntry] = (),
         deal_number: int | None = None,
+        time_used: float = 0.0,
+        now: Clock | None = None,
     ) -> None:
         """A new game, played on by ``actions`` and the table ``entries`` made between them
         (a saved game); ``deal_number`` is the deal of a match (a game may move the
-        dealer each deal), dealt by ``game.match_deal`` when no ``deal`` is given.
+        dealer each deal), dealt by ``game.match_deal`` when no ``deal`` is given. A game
+        with an agreed time has a :attr:`clock` reading ``now`` (``time.monotonic``), not
+        running, ``time_used`` seconds of it gone (a saved game's).
         Raises InvalidRecord naming the action or entry that is refused."""
         self.game = game
         self.seats = tuple(seats)
@@ -157,6 +163,7 @@ class Table:
         start = game.new(len(self.seats), seed, given, deal)
         # Keep the options as given (typed values); records hold them as JSON.
         self.options: dict[str, object] = dict(given)
+        self.clock: TableClock | None = clock_of(game, given, time_used, now)
         self.states: list[State] = [start]
         self.actions: list[str] = []
         self.entries: list[TableEntry] = []
@@ -340,6 +347,7 @@ class Table:
             tuple(seat.spec for seat in self.seats),
             tuple(self.entries),
             deal_number=self.deal_number,
+            time_used=None if self.clock is None else round(self.clock.used, 3),
         )
 
     def state_options(self) -> dict[str, object]:
@@ -347,9 +355,12 @@ class Table:
         return options_json(self.game, self.options)
 
     @classmethod
-    def from_record(cls, record: Record, seat_flags: Sequence[str] = ()) -> Table:
+    def from_record(
+        cls, record: Record, seat_flags: Sequence[str] = (), now: Clock | None = None
+    ) -> Table:
         """The saved game, seated as it was (``--seat`` flags may change who sits where);
-        an old record's penalties kept among its actions are read as table entries.
+        an old record's penalties kept among its actions are read as table entries; an
+        agreed time goes on with the time it had (its clock reading ``now``).
 
         Raises:
             InvalidRecord: the record does not replay, naming the action or entry and the rule.
@@ -370,4 +381,6 @@ class Table:
             record.actions,
             record.table,
             record.deal_number,
+            record.time_used or 0.0,
+            now,
         )

@@ -5,8 +5,9 @@ move, gives each person his turn (:mod:`parlour.play.turn`: moves, commands, tab
 makes a person's forced moves for him (:mod:`parlour.play.forced`), hides one person's hand
 from the next on a shared keyboard (keys typed ahead are thrown away, :mod:`parlour.play.keys`),
 lets people watch at their own pace (:mod:`parlour.play.watching`), asks before leaving,
-saves (:mod:`parlour.play.saving`) and shows the result. Every screen is drawn from a view and
-the seat's log, never a state (:mod:`parlour.play.screen`).
+saves (:mod:`parlour.play.saving`), keeps a game's agreed time (:mod:`parlour.play.clock`:
+the time left above the table, the game stopped when it runs out) and shows the result.
+Every screen is drawn from a view and the seat's log, never a state (:mod:`parlour.play.screen`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from parlour.core.game import Outcome, View
+from parlour.play.clock import TimedReader, TimeUp, alarm_reader, clock_text
 from parlour.play.draw import grid
 from parlour.play.forced import forced_moves
 from parlour.play.keys import Keyboard
@@ -45,7 +47,9 @@ class TerminalGame:
     result from the outcome and the spectator's view (by default the presenter's
     ``result_text``; a match's board says a deal's, :class:`~parlour.core.present.MatchBoard`).
     The screen (:mod:`parlour.play.screen`) and the watching pace
-    (:class:`~parlour.play.watching.TableWatch`) are its parts."""
+    (:class:`~parlour.play.watching.TableWatch`) are its parts. A table with an agreed time
+    (``table.clock``) reads a person's line with ``timed_read`` (by default ``read`` given
+    up at the deadline by an alarm), so play stops when the time runs out."""
 
     def __init__(
         self,
@@ -58,6 +62,7 @@ class TerminalGame:
         keys: Keyboard | None = None,
         end_table: Callable[[], RenderableType | None] | None = None,
         result: Callable[[Outcome, View, Sequence[str], int], str] | None = None,
+        timed_read: TimedReader | None = None,
     ) -> None:
         self.table = table
         self.console = console
@@ -73,7 +78,12 @@ class TerminalGame:
             save_path,
             lambda text, style: self.screen.say(text, style=style),
         )
-        self.watch = TableWatch(self.screen, keys, delay)
+        self.clock = table.clock
+        self.timed_read = alarm_reader(read) if timed_read is None else timed_read
+        self.timed_out = False  # the agreed time ran out and ended the game
+        if self.clock is not None:
+            self.screen.status = self._clock_line
+        self.watch = TableWatch(self.screen, keys, delay, self.clock)
         self.auto: set[int] = set()  # people who asked to have their only move made for them
         self.turn = PersonTurn(
             self.screen,
@@ -101,7 +111,43 @@ class TerminalGame:
         if self.keys is not None and (fresh or self._stale):
             self.keys.discard()
         self._stale = False
-        return self.read(prompt)
+        clock = self.clock
+        if clock is None or not clock.running:
+            return self.read(prompt)
+        while True:  # the agreed time runs: the wait ends at the deadline (TimeUp)
+            if clock.is_up:
+                raise TimeUp
+            try:
+                return self.timed_read(prompt, clock.left)
+            except TimeUp:
+                if clock.is_up:
+                    raise
+                prompt = ""  # woken a moment early: wait on, the prompt is on screen
+
+    def _clock_line(self) -> Text | None:
+        """The agreed time above the table: before the first move, left, or up."""
+        clock = self.clock
+        if clock is None:
+            return None
+        if self.timed_out:
+            return Text(say("clock.up_short"), style="bold red")
+        if not clock.running and not self.table.actions:
+            return Text(say("clock.agreed", time=clock_text(clock.left)), style="cyan")
+        left = clock.left
+        style = "bold red" if left < 60 else "cyan"
+        return Text(say("clock.left", time=clock_text(left)), style=style)
+
+    def _time_up(self) -> None:
+        """The agreed time ran out: the table makes the game's entry (not a player), play
+        stops at once and the game is saved where it is kept after every move."""
+        clock, entry = self.clock, self.table.game.time_up_entry
+        assert clock is not None and entry is not None
+        clock.stop()
+        if not self.table.state.is_over:
+            self.table.enter(entry, by=None)
+        self.timed_out = True
+        self.console.print()
+        self.saver.autosave()
 
     # -- the loop ---------------------------------------------------------------------------
 
@@ -115,6 +161,9 @@ class TerminalGame:
             try:
                 self._loop()
                 break
+            except TimeUp:
+                self._time_up()
+                break
             except _Quit:
                 return "quit"
             except KeyboardInterrupt:
@@ -125,6 +174,9 @@ class TerminalGame:
                         return "quit"
                 except _Quit:
                     return "quit"
+                except TimeUp:
+                    self._time_up()
+                    break
                 except EOFError:
                     self.saver.keep()
                     return "quit"
@@ -136,6 +188,8 @@ class TerminalGame:
                 # to `main`, which says so in one line.
                 self.saver.keep("error")
                 raise
+        if self.clock is not None:
+            self.clock.stop()
         self._show_end()
         return "over"
 
@@ -143,6 +197,10 @@ class TerminalGame:
         table = self.table
         shown: int | None = self.screen.drawn  # the person whose hand may be on screen
         while not table.state.is_over:
+            if self.clock is not None and table.actions:
+                self.clock.start()  # with the first move, or as a resumed game goes on
+                if self.clock.is_up:
+                    raise TimeUp
             seat = table.state.to_move
             assert seat is not None
             if table.seats[seat].is_person and seat not in self.auto:
@@ -257,6 +315,8 @@ class TerminalGame:
         viewer = self.table.people[0] if len(self.table.people) == 1 else None
         self.screen.notes.clear()
         self.screen.draw(viewer)
+        if self.timed_out:
+            self.console.print(Text(say("clock.up"), style="bold red"))
         self.console.print(Panel(self.result_text(), title=say("game_over"), style="bold green"))
         if self.end_table is not None:
             extra = self.end_table()

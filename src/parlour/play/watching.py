@@ -16,6 +16,7 @@ from rich.text import Text
 
 from parlour.core.game import State
 from parlour.core.present import WatchLine
+from parlour.play.clock import TableClock
 from parlour.play.draw import text
 from parlour.play.help import watch_keys_text
 from parlour.play.keys import Keyboard
@@ -94,12 +95,20 @@ class TableWatch:
     """The moves at a table shown as they are played, at ``delay`` seconds a move, with the
     watching keys when there is a keyboard (``keys``): faster, slower, pause, skip to the end
     (then only the end is drawn), ``t`` back to turning by hand (for people on ``auto``) and
-    ``q`` to leave (``leave`` asks, and raises to leave the game)."""
+    ``q`` to leave (``leave`` asks, and raises to leave the game). A wait never goes past the
+    end of the game's agreed time (``clock``): the table stops play then."""
 
-    def __init__(self, screen: Screen, keys: Keyboard | None, delay: float) -> None:
+    def __init__(
+        self,
+        screen: Screen,
+        keys: Keyboard | None,
+        delay: float,
+        clock: TableClock | None = None,
+    ) -> None:
         self.screen = screen
         self.keys = keys
         self.delay = delay
+        self.clock = clock
         self.paused = False
         self.skip = False  # play on to the end without drawing each move
 
@@ -115,12 +124,14 @@ class TableWatch:
             return
         if self.keys is None or not screen.console.is_terminal:
             if self.delay > 0:
-                time.sleep(self.delay)
+                time.sleep(self._within(self.delay))
             return
         deadline = time.monotonic() + self.delay
         while True:  # keys are read at every pace, 0 s a move included
             wait = 0.5 if self.paused else max(0.0, deadline - time.monotonic())
-            key = self.keys.key(wait)
+            key = self.keys.key(self._within(wait))
+            if self.clock is not None and self.clock.running and self.clock.is_up:
+                return  # the agreed time ran out: the table stops play
             if key is not None:
                 if self._key(key.lower(), auto, leave):
                     return
@@ -128,6 +139,11 @@ class TableWatch:
                 deadline = time.monotonic() + (0 if self.paused else self.delay)
             if not self.paused and time.monotonic() >= deadline:
                 return
+
+    def _within(self, wait: float) -> float:
+        """``wait`` seconds, or fewer when the agreed time runs out sooner."""
+        clock = self.clock
+        return wait if clock is None or not clock.running else min(wait, clock.left)
 
     def footer(self, auto: set[int]) -> Text:
         pace = (
