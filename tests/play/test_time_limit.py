@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -365,8 +366,6 @@ class TestCommand:
 def test_the_alarm_ends_a_read_that_waits() -> None:
     """:func:`alarm_reader` gives up a read that blocks (nothing is ever written to the
     pipe) when its time passes: the wait is the deadline itself, a tenth of a second."""
-    import os
-
     r, w = os.pipe()
     try:
         timed = alarm_reader(lambda prompt: os.read(r, 10).decode())
@@ -377,3 +376,39 @@ def test_the_alarm_ends_a_read_that_waits() -> None:
     finally:
         os.close(r)
         os.close(w)
+
+
+ALARMED_READS = """
+import readline  # the line editing of a real table
+from parlour.play.clock import TimeUp, alarm_reader
+
+read = alarm_reader(input)
+try:
+    read("first> ", 0.3)
+except TimeUp:
+    print("time is up")
+print("read", repr(read("second> ", 60.0)))
+"""
+
+
+def test_the_alarm_ends_a_person_s_line_at_a_real_terminal() -> None:
+    """Through a pseudo-terminal, with readline: the wait for a line ends at the deadline
+    (the test waits for that event, three tenths of a second), and the terminal then reads
+    the next line as before."""
+    import pexpect
+
+    child = pexpect.spawn(
+        sys.executable,
+        ["-c", ALARMED_READS],
+        env=dict(os.environ, TERM="xterm", NO_COLOR="1"),
+        encoding="utf-8",
+        timeout=30,
+    )
+    child.expect_exact("first> ")
+    child.expect_exact("time is up")
+    child.expect_exact("second> ")
+    child.send("hello\r")
+    child.expect_exact("read 'hello'")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
