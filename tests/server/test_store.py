@@ -14,7 +14,7 @@ import psycopg
 import pytest
 
 from parlour.server.pgstore import CHANNEL, PostgresStore
-from parlour.server.store import EventRow, RoomRow, SeatRow, SqliteStore, Store
+from parlour.server.store import ClockRow, EventRow, RoomRow, SeatRow, SqliteStore, Store
 from tests.server.postgres import fresh_database
 
 Work = Callable[[Store], Awaitable[None]]
@@ -149,6 +149,28 @@ def test_a_store_opened_again_has_everything(make_store: Callable[[], Store]) ->
     _run(make_store, first)
     _run(make_store, second)
     _run(make_store, lambda store: _has(store, "r1", 31))
+
+
+def test_a_running_clock_is_saved_and_read_again(make_store: Callable[[], Store]) -> None:
+    at = 1_700_000_000.25  # wall time keeps its fraction of a second
+
+    async def first(store: Store) -> None:
+        await store.create_room(_room(), _event(0))
+        assert await store.load_clock("r1") is None
+        await store.save_clock("r1", 0, 12.5, at)
+        await store.save_clock("r1", 0, 30.75, at + 18.25)
+        await store.save_clock("r1", 0, 20.0, at + 40)  # less time used: an older save
+        assert await store.load_clock("r1") == ClockRow(0, 30.75, at + 18.25)
+
+    async def second(store: Store) -> None:
+        assert await store.load_clock("r1") == ClockRow(0, 30.75, at + 18.25)
+        await store.save_clock("r1", 1, 2.0, at + 100)  # the next deal's clock
+        await store.save_clock("r1", 0, 59.0, at + 101)  # the last deal's: too late
+        assert await store.load_clock("r1") == ClockRow(1, 2.0, at + 100)
+        assert await store.load_clock("r2") is None
+
+    _run(make_store, first)
+    _run(make_store, second)
 
 
 async def _has(store: Store, room: str, count: int) -> None:

@@ -39,6 +39,7 @@ from parlour.errors import InvalidOption
 from parlour.games import GAMES, find_game
 from parlour.server.boards import board_routes, game_urls
 from parlour.server.bots import OFFERED, check_kind
+from parlour.server.clock import TimeSource
 from parlour.server.hub import Hub, Settings
 from parlour.server.protocol import check_name, hash_token, new_token, origin_allowed
 from parlour.server.room import new_deal_event
@@ -61,9 +62,12 @@ def _error(err: ApiError) -> JSONResponse:
     return JSONResponse(body, status_code=err.status)
 
 
-def create_app(store: Store, settings: Settings | None = None) -> Starlette:
-    """The server's app over ``store``; the hub starts and stops with the app's lifespan."""
-    hub = Hub(store, settings or Settings())
+def create_app(
+    store: Store, settings: Settings | None = None, time_source: TimeSource | None = None
+) -> Starlette:
+    """The server's app over ``store``; the hub starts and stops with the app's lifespan.
+    ``time_source``: where the rooms' clocks read the time (wall time by default)."""
+    hub = Hub(store, settings or Settings(), time_source)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -174,6 +178,7 @@ async def _games(hub: Hub, request: Request) -> Response:
                         "default": o.default,
                         "choices": list(o.choices),
                         "minimum": o.minimum,
+                        "maximum": o.maximum,
                         "nullable": o.nullable,
                         "ruling": o.ruling,
                         "help": o.help,
@@ -298,6 +303,7 @@ async def _room(hub: Hub, request: Request) -> Response:
             "over": room.over,
             "commitment": room.deal.commitment,
             "match": room.match(),
+            "clock": hub.clocks.frame(room),
         }
     )
 

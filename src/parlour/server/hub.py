@@ -4,7 +4,8 @@ Every change to a room goes through :meth:`Hub.submit` under the room's lock: th
 stored first (:mod:`parlour.server.store`), then folded into the room, then each socket of the
 room is sent its own frame. With a shared store (PostgreSQL) another process may have moved a
 room on: a refused append makes the room catch up from the store and the request ``stale``, and
-the store's notifications bring other processes' events to this one's sockets.
+the store's notifications bring other processes' events to this one's sockets. The clocks of
+agreed times are kept by :mod:`parlour.server.timekeeper`.
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from typing import Any
 from parlour.core.rng import derive_seed
 from parlour.games import find_game
 from parlour.server.bots import TAKEOVER, BotPool
+from parlour.server.clock import TimeSource
 from parlour.server.protocol import Bucket, Refused
 from parlour.server.room import Room
 from parlour.server.store import EventRow, Store
+from parlour.server.timekeeper import Timekeeper
 
 __all__ = ["Conn", "Hub", "Settings"]
 
@@ -44,6 +47,8 @@ class Settings:
     rate: float = 20.0
     burst: int = 40
     hello_timeout: float = 10.0
+    clock_save: float = 1.0
+    """Seconds between saves of a running clock's time used (what a killed server resumes)."""
 
 
 @dataclass(eq=False)
@@ -65,9 +70,10 @@ def dumps(frame: dict[str, Any]) -> str:
 
 
 class Hub:
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, clock: TimeSource | None = None) -> None:
         self.store = store
         self.settings = settings
+        self.clocks = Timekeeper(self, clock)
         self.bots = BotPool(settings.bot_workers)
         self.rooms: dict[str, Room] = {}
         self.locks: dict[str, asyncio.Lock] = {}
@@ -85,6 +91,7 @@ class Hub:
         self.started = time.monotonic()
 
     async def stop(self) -> None:
+        await self.clocks.stop()
         for _, task in list(self.tasks.values()):
             task.cancel()
         for conns in self.conns.values():
@@ -113,6 +120,7 @@ class Hub:
                 room = Room(row, find_game(row.game))
                 for event in events:
                     room.fold(event)
+                await self.clocks.orphan(room)
                 self.rooms[room_id] = room
         self.schedule(room)
         return room
@@ -134,15 +142,17 @@ class Hub:
 
     # -- changes ----------------------------------------------------------------------------------
 
-    async def submit(self, room: Room, event: EventRow) -> bool:
-        """Store ``event``, fold it and send every socket its update (lock held). False: the
-        version was taken by another process; the room has caught up."""
+    async def submit(self, room: Room, event: EventRow, over: bool | None = None) -> bool:
+        """Store ``event`` (``over``: whether it ends the game, if known), fold it and send each
+        socket its update (lock held). False: another process took the version (caught up)."""
         after = (
             room.state.apply(str(event.data["action"]), seat=event.seat)
             if event.kind == "action"
             else None
         )
-        over = after.is_over if after is not None else (False if _new_deal(event) else None)
+        if over is None:
+            over = after.is_over if after is not None else (False if _new_deal(event) else None)
+        self.clocks.stamp(room, event)
         if not await self.store.append(room.id, event, over=over):
             await self.catch_up(room)
             return False
@@ -161,6 +171,7 @@ class Hub:
                 answer = room.answer_for(conn.seat, cid)
                 if answer is not None:
                     return answer
+            await self.clocks.time_up(room)  # the agreed time ran out before this request
             try:
                 event = prepare()
             except Refused as err:
@@ -214,6 +225,7 @@ class Hub:
             "match": room.match(),
             "over": state.is_over,
             "outcome": None if outcome is None else outcome.to_json(),
+            "clock": self.clocks.frame(room),
         }
 
     def frame(
@@ -268,11 +280,14 @@ class Hub:
             self.marks.add(task)
             task.add_done_callback(self.marks.discard)
 
-    def join(self, room: Room, conn: Conn) -> None:
-        if not self.present(room.id, conn.seat):
-            self._mark(room, conn.seat, True)
-        self.conns.setdefault(room.id, set()).add(conn)
-        conn.send(dumps(self.frame(room, conn, "welcome")))
+    async def join(self, room: Room, conn: Conn) -> None:
+        """Add ``conn`` and send its welcome (a person first starts a stopped clock)."""
+        async with self.lock(room.id):
+            await self.clocks.joining(room, conn)
+            if not self.present(room.id, conn.seat):
+                self._mark(room, conn.seat, True)
+            self.conns.setdefault(room.id, set()).add(conn)
+            conn.send(dumps(self.frame(room, conn, "welcome")))
         self.presence(room)
         self.schedule(room)
 
@@ -282,6 +297,7 @@ class Hub:
         if conn.seat is not None and all(c.seat != conn.seat for c in conns):
             self.away[(room.id, conn.seat)] = time.monotonic()
             self._mark(room, conn.seat, False)
+            self.clocks.left(room)
         self.presence(room)
         self.schedule(room)
         if not conns and room.over and room.id not in self.tasks:
@@ -298,10 +314,14 @@ class Hub:
 
     def schedule(self, room: Room) -> None:
         """Start the bot that is to move (or the takeover of an absent person), if any. A bot
-        still waiting for an older version is called off, unless it is storing its move."""
+        still waiting for an older version is called off, unless it is storing its move; so is
+        a takeover, which starts again from when the person was last seen."""
         pending = self.tasks.get(room.id)
+        self.clocks.arm(room)
         if pending is not None and not pending[1].done():
-            if pending[0] == room.v or room.id in self.committing:
+            mover = room.state.to_move
+            takeover = mover is not None and room.kind(mover) == "person"
+            if (pending[0] == room.v and not takeover) or room.id in self.committing:
                 return
             pending[1].cancel()
         self.tasks.pop(room.id, None)
@@ -340,6 +360,7 @@ class Hub:
             action_id = await self.bots.decide(room.game, kind, view, legal, seed)
             text = str(room.game.action_from_id(action_id))
             async with self.lock(room.id):
+                await self.clocks.time_up(room)  # then room.v != v
                 if room.v != v or (takeover and self.present(room.id, seat)):
                     return
                 self.committing.add(room.id)

@@ -1,7 +1,7 @@
 """Rooms in PostgreSQL, shared by several ``parlour serve`` processes (psycopg 3, async).
 
 The tables are the SQLite store's (``data`` is its JSON text, not JSONB, which refuses
-``\\u0000`` and lone surrogates). What sharing adds:
+``\\u0000`` and lone surrogates; ``clocks`` is shared SQL). What sharing adds:
 
 - of two processes appending one version of a room, one commits; the other is told it's taken;
 - each committed event sends the notice ``ROOM:V`` on :data:`CHANNEL`, in its own transaction.
@@ -34,7 +34,7 @@ import psycopg
 from psycopg import AsyncConnection, errors, pq
 from psycopg.conninfo import conninfo_to_dict
 
-from parlour.server.store import EventRow, Notify, RoomRow, SeatRow, Store, _dumps
+from parlour.server.store import ClockRow, EventRow, Notify, RoomRow, SeatRow, Store, _dumps
 
 __all__ = ["CHANNEL", "HEARTBEAT", "PRESENCE_TTL", "PostgresStore"]
 
@@ -67,6 +67,7 @@ CREATE TABLE IF NOT EXISTS presence (
     room TEXT NOT NULL, seat INTEGER NOT NULL, server TEXT NOT NULL,
     at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (room, seat, server));
 """
+_SAVE_CLOCK, _LOAD_CLOCK = (q.replace("?", "%s") for q in (ClockRow.SAVE, ClockRow.LOAD))
 
 # One statement: the event, the room's ``over`` flag when given, and the notice, all or nothing.
 _APPEND = """
@@ -162,7 +163,7 @@ class PostgresStore(Store):
             async with conn.transaction():
                 # Two processes opening an empty database at once would race on the catalog.
                 await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-                await conn.execute(_SCHEMA)
+                await conn.execute(_SCHEMA + ClockRow.TABLE)
 
         await self._run(schema)
         self._spawn(self._heartbeat())
@@ -277,6 +278,13 @@ class PostgresStore(Store):
             return int(row[0]) if row else 0
 
         return await self._run(work)
+
+    async def save_clock(self, room: str, deal: int, used: float, at: float) -> None:
+        await self._run(lambda conn: conn.execute(_SAVE_CLOCK, (room, deal, used, at)))
+
+    async def load_clock(self, room: str) -> ClockRow | None:
+        cursor = await self._run(lambda conn: conn.execute(_LOAD_CLOCK, (room,)))
+        return ClockRow.of(await cursor.fetchone())  # a client-side cursor: no more I/O
 
     async def mark_present(self, room: str, seat: int, present: bool) -> None:
         async def work(conn: Connection) -> None:

@@ -18,6 +18,7 @@ from parlour.core.fairness import commitment, draw_seed
 from parlour.core.game import Game, State, seat_name
 from parlour.core.record import Record, TableEntry
 from parlour.errors import GameOver, IllegalAction, InvalidNotation, NotYourTurn, ParlourError
+from parlour.server.clock import RoomClock
 from parlour.server.protocol import Refused
 from parlour.server.store import EventRow, RoomRow
 
@@ -37,6 +38,8 @@ class Deal:
     state: State
     actions: list[str] = field(default_factory=list)
     table: list[TableEntry] = field(default_factory=list)
+    clock: RoomClock | None = None
+    """The deal's agreed time, when the game and the room's options have one."""
 
 
 @dataclass
@@ -86,6 +89,11 @@ class Room:
         return self.deals[-1].state
 
     @property
+    def clock(self) -> RoomClock | None:
+        """The current deal's agreed time, if it has one."""
+        return self.deal.clock
+
+    @property
     def over(self) -> bool:
         return self.state.is_over
 
@@ -133,8 +141,12 @@ class Room:
         elif event.kind == "vote":
             assert event.seat is not None
             self._vote(int(data["proposal"]), event.seat, bool(data["yes"]))
-        else:
+        elif event.kind != "clock":  # a clock event only stops or starts the clock (its stamp)
             raise ValueError(f"room {self.id}: unknown event kind {event.kind!r}")
+        stamp = data.get("clock")
+        clock = self.deal.clock
+        if stamp is not None and clock is not None:
+            clock.set(stamp, self.over)
         if event.client_id is not None and event.seat is not None:
             self.acks[(event.seat, event.client_id)] = event.v
         self.v = event.v
@@ -142,7 +154,9 @@ class Room:
     def _start_deal(self, number: int, seed: int, commit: str) -> None:
         deal = self.game.match_deal(self.row.players, seed, number)
         state = self.game.new(self.row.players, seed, self.row.options, deal)
-        self.deals.append(Deal(number, seed, commit, state))
+        limit = self.game.time_limit(self.row.options)
+        clock = None if limit is None or self.game.time_up_entry is None else RoomClock(limit)
+        self.deals.append(Deal(number, seed, commit, state, clock=clock))
         self.proposals.clear()
         self.rematch.clear()
 
@@ -235,6 +249,12 @@ class Room:
             raise Refused.of("illegal", err) from None
         else:
             assert after.step is not None
+            if after.step.text == self.game.time_up_entry:
+                raise Refused(
+                    "illegal",
+                    "the table ends the game when the agreed time runs out; no player makes "
+                    f"{after.step.text!r}",
+                )
             return EventRow(nxt, "table", seat, {"entry": after.step.text, "votes": []}, client_id)
         if state.to_move != seat:
             raise Refused("not_your_turn", str(NotYourTurn(_turn_text(state, seat))))

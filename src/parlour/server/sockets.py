@@ -56,7 +56,7 @@ async def serve_socket(hub: Hub, ws: WebSocket) -> None:
         room, seat = hello
         settings = hub.settings
         conn = Conn(room.id, seat, send, Bucket(settings.rate, settings.burst))
-        hub.join(room, conn)
+        await hub.join(room, conn)
         strikes = 0
         while True:
             text = await _receive(ws, send, room)

@@ -3,9 +3,11 @@ acknowledges or broadcasts it (the online rooms' persistence guarantee).
 
 A room is a row (:class:`RoomRow`: game, players, options, seats with their kinds, names and
 token hashes) and a contiguous list of events (:class:`EventRow`, versions 0, 1, 2 ...): the
-first deal at version 0, then each action, table entry, proposal, vote and rematch. The server
-rebuilds a room by folding its events, so a server killed at any moment and started again on
-the same database resumes every room exactly.
+first deal at version 0, then each action, table entry, proposal, vote and rematch, and each
+start or stop of an agreed time's clock (:mod:`parlour.server.clock`). The server rebuilds a
+room by folding its events, so a server killed at any moment and started again on the same
+database resumes every room exactly; a running clock is also saved every second or so
+(:meth:`Store.save_clock`: no event), and resumes from there.
 
 :class:`Store` is the interface; :class:`SqliteStore` (the default, one process, a WAL file) is
 here and the PostgreSQL store, shared by several server processes, is in
@@ -22,9 +24,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-__all__ = ["EventRow", "RoomRow", "SeatRow", "SqliteStore", "Store", "open_store"]
+__all__ = ["ClockRow", "EventRow", "RoomRow", "SeatRow", "SqliteStore", "Store", "open_store"]
 
 Notify = Callable[[str, int], Awaitable[None]]
 """Called with (room, version) when another process appended an event to a room."""
@@ -55,16 +57,45 @@ class RoomRow:
 
 @dataclass(frozen=True, slots=True)
 class EventRow:
-    """One room event: ``kind`` is ``deal``, ``action``, ``table``, ``propose``, ``vote`` or
-    ``rematch``; ``data`` its facts (a deal's secret seed among them: events never leave the
-    server as they are); ``client_id`` the id the client gave, so a repeated id is answered
-    again after a restart too."""
+    """One room event: ``kind`` is ``deal``, ``action``, ``table``, ``propose``, ``vote``,
+    ``rematch`` or ``clock``; ``data`` its facts (a deal's secret seed among them: events never
+    leave the server as they are); ``client_id`` the id the client gave, so a repeated id is
+    answered again after a restart too."""
 
     v: int
     kind: str
     seat: int | None
     data: dict[str, Any]
     client_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRow:
+    """The time a room's running clock had used (``used`` seconds of deal ``deal``) at wall
+    time ``at``, as last saved: what a restarted server resumes it from. Its table and
+    queries (``?`` placeholders) are the same in both stores."""
+
+    deal: int
+    used: float
+    at: float
+
+    TABLE: ClassVar[str] = """
+        CREATE TABLE IF NOT EXISTS clocks (
+            room TEXT PRIMARY KEY, deal INTEGER NOT NULL, used DOUBLE PRECISION NOT NULL,
+            at DOUBLE PRECISION NOT NULL);
+        """
+    SAVE: ClassVar[str] = (
+        "INSERT INTO clocks (room, deal, used, at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (room) DO UPDATE SET deal = excluded.deal, used = excluded.used, "
+        "at = excluded.at WHERE clocks.deal < excluded.deal "
+        "OR (clocks.deal = excluded.deal AND clocks.used <= excluded.used)"
+    )
+    LOAD: ClassVar[str] = "SELECT deal, used, at FROM clocks WHERE room = ?"
+
+    @classmethod
+    def of(cls, row: Any) -> ClockRow | None:
+        """The row that :attr:`LOAD` found, or None."""
+        return None if row is None else cls(int(row[0]), float(row[1]), float(row[2]))
 
 
 def _dumps(obj: object) -> str:
@@ -101,6 +132,15 @@ class Store(ABC):
     @abstractmethod
     async def open_rooms_by(self, client: str) -> int:
         """How many rooms created by ``client`` have a game still running."""
+
+    @abstractmethod
+    async def save_clock(self, room: str, deal: int, used: float, at: float) -> None:
+        """Save the time used so far by the room's running clock; a save of an older deal or
+        of less time than the one kept changes nothing."""
+
+    @abstractmethod
+    async def load_clock(self, room: str) -> ClockRow | None:
+        """The room's last saved clock, or None."""
 
     async def listen(self, notify: Notify) -> None:  # noqa: B027 - a no-op by default
         """Have ``notify`` called when another process appends to a room. One process per
@@ -155,6 +195,7 @@ class SqliteStore(Store):
                 room TEXT NOT NULL, v INTEGER NOT NULL, kind TEXT NOT NULL, seat INTEGER,
                 data TEXT NOT NULL, client_id TEXT, at REAL NOT NULL, PRIMARY KEY (room, v));
             """
+            + ClockRow.TABLE
         )
         self._db = db
 
@@ -247,6 +288,12 @@ class SqliteStore(Store):
             "SELECT COUNT(*) FROM rooms WHERE client = ? AND over = 0", (client,)
         ).fetchone()
         return int(count)
+
+    async def save_clock(self, room: str, deal: int, used: float, at: float) -> None:
+        self.db.execute(ClockRow.SAVE, (room, deal, used, at))
+
+    async def load_clock(self, room: str) -> ClockRow | None:
+        return ClockRow.of(self.db.execute(ClockRow.LOAD, (room,)).fetchone())
 
 
 def open_store(db: str) -> Store:
