@@ -40,11 +40,11 @@ CASES: dict[str, dict[str, Any]] = {
         "players": 4,
         "kinds": ["person", "person", "bot", "person"],
         "names": ["Ann", "Bob", "Cy", "Di"],
-        "options": {"card_limit": 300, "unpaid_penalty": "next_player"},
+        "options": {"card_limit": 300, "unpaid_penalty": "next_player", "time_limit": 5},
     },
 }
 """What the lobby is asked for in each game; the bot seat's name in BEOR is markup, which
-every page must show as text."""
+every page must show as text; an agreed time (M12) shows on the table as its clock."""
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +112,9 @@ def fill_lobby(page: Page, game: str, info: dict[str, Any], case: dict[str, Any]
             assert tag == expected[spec["kind"]], (game, name, tag)
         if spec["kind"] == "choice":
             assert values(page, f'[data-option="{name}"]') == spec["choices"], (game, name)
+        if spec["kind"] == "int":
+            bounds = [element.get_attribute("min"), element.get_attribute("max")]
+            assert bounds == [str(spec["minimum"] or 0), str(spec["maximum"])], (game, name)
         if name not in case["options"]:
             continue
         value = case["options"][name]
@@ -192,6 +195,11 @@ def test_the_lobby_makes_a_room_of_each_game(
             table = Table(guest, f"{game} P{seat + 1}", seat).open(links[seat])
             table.page.locator(f'#table[data-seat="{seat}"]').wait_for()
             assert table.page.locator("#table").get_attribute("data-game") == game
+            if "time_limit" in case["options"]:
+                clock = table.page.locator("#clock")
+                minutes = case["options"]["time_limit"]
+                assert clock.inner_text().startswith(f"Agreed time {minutes}:00"), game
+                assert clock.get_attribute("data-running") == "false"
             assert "#t=" not in table.page.url
             watcher = Table(guest, f"{game} spectator", None).open(f"{server.url}/r/{room}")
             assert watcher.page.locator("#table").get_attribute("data-seat") == "spectator"

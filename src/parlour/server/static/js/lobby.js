@@ -103,7 +103,7 @@ export async function openLobby(root) {
     if (o.kind === "int") {
       const input = h("input", {
         type: "number", inputmode: "numeric", "data-option": o.name, id: `opt-${o.name}`,
-        min: o.minimum ?? 0, step: 1, "aria-describedby": helpId,
+        min: o.minimum ?? 0, max: o.maximum, step: 1, "aria-describedby": helpId,
         value: value ?? (o.default ?? ""), placeholder: o.nullable ? t("lobby.none") : "",
       });
       return h("div.option", {}, h("label.field", {}, caption, input), helpLine);

@@ -1,6 +1,8 @@
 // A table: one seat's socket to the room, and the page drawn from that seat's view only.
 // Hooks for tests and tools: #table[data-v][data-seat][data-game]; face-up cards [data-card];
-// every move the seat can make now a button[data-action]; the end screen [data-outcome].
+// every move the seat can make now a button[data-action]; the end screen [data-outcome]; a room
+// with an agreed time shows its countdown in #clock[data-left][data-running] (whole seconds
+// left), ticking here between frames from the time left that each frame carries.
 // The game's board is a module the table loads with import() from the address the registry
 // gives (games.js); it draws the board, the seat's controls and the game's words (see plain.js
 // for the functions a board may export, each with the plain board's as its default).
@@ -52,6 +54,8 @@ class Table {
     this.records = {};
     this.ui = {}; // board modules keep their open menus and dialogs here
     this.game = null; // { info, board, words } once loaded
+    this.clockAt = 0; // Date.now() when the frame's clock was received
+    this.clockTimer = 0;
     this.el = h("div#table", { "data-v": "", "data-seat": token ? "" : "spectator" });
     root.append(this.el);
     this.el.append(h("p.connecting", { text: t("table.connecting") }));
@@ -104,6 +108,7 @@ class Table {
       this.log = newDeal ? msg.log : this.log.concat(msg.log);
       this.fresh = msg.type === "update" ? msg.log : [];
       this.frame = msg;
+      this.clockAt = Date.now();
       if (newDeal && previous && msg.deal !== previous.deal) this.ui = {};
       this.pending = null;
       if (!this.game || this.game.info.game !== msg.game) {
@@ -147,7 +152,9 @@ class Table {
 
   /** Play `action` (notation) for this seat. */
   act(action) {
-    if (this.pending || !this.frame) return;
+    // Nothing is sent once the game is over or its time is up (a timer, such as a board's
+    // automatic play, may still fire after the end).
+    if (this.pending || !this.frame || this.frame.over || this.timeUp()) return;
     const id = `a${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     if (this.send({ type: "act", id, v: this.frame.v, action })) {
       this.pending = id;
@@ -236,7 +243,8 @@ class Table {
     this.el.append(
       h("div.table-head", {},
         h("h1", {}, this.title(), " ", h("span.room", { text: t("table.room", { room: this.roomId }) })),
-        h("p#status.status", { text: status })),
+        h("p#status.status", { text: status }),
+        this.clockLine()),
       h("div.main-col", {},
         h("section.seats-area", { "aria-label": t("table.players") }, this.seatList(ctx)),
         this.proposals(ctx),
@@ -255,6 +263,57 @@ class Table {
     const log = $("#log", this.el);
     if (log) log.scrollTop = log.scrollHeight;
     performance.measure("parlour render", { start: began });
+  }
+
+  // -- the agreed time -------------------------------------------------------------------------
+
+  /** Seconds left on the room's clock now, counted down here since the frame; null without a
+   * clock. */
+  clockLeft() {
+    const clock = this.frame && this.frame.clock;
+    if (!clock) return null;
+    const running = clock.running && !this.frame.over;
+    const spent = running ? Math.max(0, Date.now() - this.clockAt) / 1000 : 0;
+    return Math.max(0, clock.left - spent);
+  }
+
+  timeUp() {
+    const left = this.clockLeft();
+    return left !== null && left <= 0 && this.frame.clock.started;
+  }
+
+  clockText() {
+    const clock = this.frame.clock;
+    const left = Math.ceil(this.clockLeft() - 1e-6);
+    if (!clock.started) return t("table.clock.agreed", { time: clockTime(clock.limit) });
+    if (left <= 0) return t("table.clock.up");
+    if (!clock.running && !this.frame.over) return t("table.clock.stopped", { time: clockTime(left) });
+    return t("table.clock.left", { time: clockTime(left) });
+  }
+
+  clockLine() {
+    clearInterval(this.clockTimer);
+    const clock = this.frame.clock;
+    if (!clock) return null;
+    const line = h("p#clock.clock", { role: "timer" });
+    this.showClock(line);
+    if (clock.running && !this.frame.over) {
+      this.clockTimer = setInterval(() => {
+        const el = $("#clock", this.el);
+        if (el) this.showClock(el);
+        if (this.timeUp()) clearInterval(this.clockTimer);
+      }, 250);
+    }
+    return line;
+  }
+
+  showClock(el) {
+    const clock = this.frame.clock;
+    const left = Math.max(0, Math.ceil(this.clockLeft() - 1e-6));
+    el.textContent = this.clockText();
+    el.dataset.left = String(left);
+    el.dataset.running = String(clock.running && !this.frame.over && left > 0);
+    el.classList.toggle("low", clock.started && left <= 60);
   }
 
   renderSeats() {
@@ -366,6 +425,15 @@ class Table {
       h("label.check", {}, sound, h("span", { text: t("table.sound") })),
       ctx.board.settings ? ctx.board.settings(ctx) : null);
   }
+}
+
+/** Seconds as a clock shows them: 4:05, or 1:02:09 from an hour on. */
+function clockTime(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  const two = (n) => String(n).padStart(2, "0");
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  return hours ? `${hours}:${two(minutes)}:${two(s % 60)}` : `${minutes}:${two(s % 60)}`;
 }
 
 /** A table entry (a proposal) in the game's words, where its board words it. */
