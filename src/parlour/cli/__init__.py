@@ -10,6 +10,7 @@ they share. A game with commands of its own adds ``parlour GAME ...`` through it
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -81,6 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     standard error naming the problem), 130 when interrupted, 70 for an internal error (one
     line saying so and naming the file that holds the full report; never a traceback)."""
     prog = "parlour"
+    _closed_streams_on_null()
     try:
         parser = _build_parser()
         args = parser.parse_args(_protect_deals(sys.argv[1:] if argv is None else argv))
@@ -89,7 +91,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog = " ".join(
             ["parlour", args.command, *filter(None, [getattr(args, "subcommand", None)])]
         )
-        return func(args)
+        status = func(args)
+        sys.stdout.flush()  # a full disk is said here, not as Python's noise at exit
+        return status
     except (ParlourError, CommandError) as err:
         # One line whatever the input quoted in the message (a file name may hold a newline).
         sys.stderr.write(f"{prog}: error: {one_line(str(err))}\n")
@@ -110,10 +114,78 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as err:
+        # The system refused a write or a read Parlour could not name a file for: standard
+        # output on a full disk (``> /dev/full``) or a closed pipe's other errors.
+        said = _os_error(err)
+        if said is None:
+            return _internal_error(prog, err, argv)
+        _output_on_null()
+        sys.stderr.write(f"{prog}: error: {said}\n")
+        return 2
     except SystemExit:
         raise  # argparse's own one-line errors (exit status 2) and --help (0)
     except Exception as err:
         return _internal_error(prog, err, argv)
+
+
+_OUTPUT_ERRNOS = frozenset(
+    getattr(errno, name)
+    for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO", "EPIPE", "EBADF")
+    if hasattr(errno, name)
+)
+"""What the system answers when standard output cannot take what is written to it."""
+
+
+def _os_error(err: OSError) -> str | None:
+    """An OSError in one line when it is the system's answer about output (a full disk, a
+    closed descriptor) and names no file; None for any other (a bug: a command names the files
+    it reads and writes in its own errors)."""
+    if err.filename is None and err.errno in _OUTPUT_ERRNOS:
+        return f"cannot write the output: {err.strerror or type(err).__name__}"
+    return None
+
+
+def _output_on_null() -> None:
+    """Point standard output at the null device, so that what is still buffered for it is not
+    written again (and refused again) at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:
+        pass
+
+
+_STREAMS = (("stdin", os.O_RDONLY, "r"), ("stdout", os.O_WRONLY, "w"), ("stderr", os.O_WRONLY, "w"))
+
+
+def _closed_streams_on_null() -> None:
+    """A standard stream the shell closed (``parlour play <&-``, ``>&-``) is opened on the null
+    device: standard input then ends at once, as with ``</dev/null`` (the table says input
+    ended), output goes nowhere, and no file Parlour opens later takes descriptor 0, 1 or 2
+    and is read or written as a standard stream by mistake."""
+    for fd, (name, flags, mode) in enumerate(_STREAMS):
+        try:
+            os.fstat(fd)
+            closed = False
+        except OSError:
+            closed = True
+        if not closed and getattr(sys, name) is not None:
+            continue
+        try:
+            opened = os.open(os.devnull, flags)
+            if closed and opened != fd:
+                os.dup2(opened, fd)
+                os.close(opened)
+                opened = fd
+        except OSError:
+            continue
+        if getattr(sys, name) is None:
+            # Descriptor ``fd`` when it was closed, else a free one (another file took ``fd``).
+            # The stream stays open as long as the process, as Python's own do.
+            stream = open(opened, mode, encoding="utf-8", errors="backslashreplace")  # noqa: SIM115
+            setattr(sys, name, stream)
 
 
 def _internal_error(prog: str, err: BaseException, argv: Sequence[str] | None) -> int:

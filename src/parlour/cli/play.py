@@ -22,7 +22,13 @@ from parlour.cli.common import (
     print_json,
     read_json,
 )
-from parlour.cli.play_session import claim_save, play_tables, save_table, watch_own_way
+from parlour.cli.play_session import (
+    claim_save,
+    json_match,
+    play_tables,
+    save_table,
+    watch_own_way,
+)
 from parlour.core.game import Game
 from parlour.core.inputs import parse_int
 from parlour.core.record import Record
@@ -152,6 +158,9 @@ def _play(args: argparse.Namespace) -> int:
     if args.json:
         if table.people:
             raise CommandError("--json plays bots only; this record seats people")
+        if args.deals is not None and table.game.presenter.match is not None:
+            print_json(json_match(table, args.deals, save_path), compact=True)
+            return 0
         while not table.state.is_over:
             table.bot_move()
         save_table(table, save_path)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from rich.console import Console, Group, RenderableType
 
 from parlour.cli.common import CommandError, people_console, print_json
-from parlour.core.game import Game, State
+from parlour.core.game import JSON, Game, State
 from parlour.core.present import MatchBoard
 from parlour.core.record import Record
 from parlour.core.rng import derive_seed
@@ -33,7 +33,7 @@ from parlour.play.table import Seat, Table, options_json
 from parlour.play.terminal import TerminalGame, play_on
 from parlour.play.watching import watch_lines
 
-__all__ = ["claim_save", "play_tables", "save_table", "watch_own_way"]
+__all__ = ["claim_save", "json_match", "play_tables", "save_table", "watch_own_way"]
 
 
 def claim_save(given: str, default: str, *, keep: str | None = None) -> str:
@@ -121,6 +121,47 @@ def play_tables(
             save_path = _numbered(first_path or save_path, number)
             said = "save.deal_number" if match is not None else "save.game_number"
             console.print(say(said, number=number, path=save_path), highlight=False)
+
+
+def json_match(table: Table, deals: int, save_path: str | None) -> dict[str, JSON]:
+    """A bots-only match of ``deals`` deals played to its end for ``--json`` (the ``play``
+    schema): every deal's number, record and result, each seat's deals won and scores summed
+    (as a room's match), and the game's own running totals with the match's winners. With
+    ``save_path`` each deal is saved as the terminal saves it: the first there, the next ones
+    numbered (``game-2.json``)."""
+    matches = presenter_of(table.game).match
+    assert matches is not None
+    board = matches.board(table.players, deals, presenter_of(table.game).words)
+    n = table.players
+    played: list[JSON] = []
+    wins, scores = [0] * n, [0] * n
+    first_path = save_path
+    while True:
+        while not table.state.is_over:
+            table.bot_move()
+        save_table(table, save_path)
+        outcome = table.state.outcome
+        assert outcome is not None
+        board.add(outcome, table.state.view(None))
+        for seat in outcome.winners:
+            wins[seat] += 1
+        for seat in range(n):
+            scores[seat] += outcome.scores[seat]
+        record = table.record()
+        played.append(
+            {"deal": record.deal_number, "record": record.to_json(), "result": outcome.to_json()}
+        )
+        if board.deals >= deals:
+            break
+        table = Table(table.game, table.seats, table.seed, table.options, deal_number=board.deals)
+        if first_path is not None:
+            save_path = _numbered(first_path, board.deals + 1)
+    return {
+        "deals": played,
+        "wins": list(wins),
+        "scores": list(scores),
+        "totals": board.totals(),
+    }
 
 
 def _end_of_deal(

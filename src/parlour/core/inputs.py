@@ -116,7 +116,8 @@ def parse_int(
     negatives; spaces around it are ignored), within ``minimum..maximum``.
 
     ``²``, ``٣``, ``1_000``, ``+1``, ``1.0`` and ``0x10`` are refused, and so is a number of more
-    than ``max_digits`` digits, before ``int()`` is called.
+    than ``max_digits`` digits, before ``int()`` is called. Leading zeros are read and dropped,
+    however many (``0007`` is 7).
 
     Raises:
         ``error`` (InvalidInput by default): naming ``field`` and the accepted range.
@@ -130,12 +131,15 @@ def parse_int(
         raise error(
             f"{_where(field)} must be a whole number{_range(minimum, maximum)}, got {quote(text)}"
         )
-    if len(digits.lstrip("0")) > max_digits:
+    # Leading zeros are no digits of the value (``000…0001`` is 1), and ``int()`` counts them
+    # towards its 4,300: they are dropped before either check.
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > max_digits:
         raise error(
             f"{_where(field)} must be a whole number{_range(minimum, maximum)}, "
-            f"got one of {len(digits)} digits"
+            f"got one of {len(significant)} digits"
         )
-    number = -int(digits) if negative else int(digits)
+    number = -int(significant) if negative else int(significant)
     return _bounded(number, field, minimum, maximum, error)
 
 

@@ -91,7 +91,10 @@ class OptionSpec:
             else:
                 number = check_int(value, field=where, minimum=self.minimum, error=InvalidOption)
         except InvalidOption as err:
-            raise InvalidOption(f"{err}{extra}") from None
+            said = str(err)
+            # "... of at least 1 or none, got '-1'": the words of the range before the value.
+            head, sep, tail = said.partition(", got ")
+            raise InvalidOption(f"{head}{extra}{sep}{tail}" if sep else f"{said}{extra}") from None
         if number > self.maximum:
             raise InvalidOption(f"{where} must be at most {self.maximum}{extra}, got {number}")
         return number

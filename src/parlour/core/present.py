@@ -166,6 +166,11 @@ class MatchBoard(Protocol):
         """Who deals the next deal, in words, with the ruling (``Player 3 deals (R1)``)."""
         ...
 
+    def totals(self) -> dict[str, JSON]:
+        """The match so far as JSON (``parlour play --deals N --json``): the deals counted,
+        the game's running totals and who leads (``winners``, seats counted from 0)."""
+        return {"deals": self.deals}
+
 
 class Match(Protocol):
     """A game played as a match of several deals with running totals: the front end plays each

@@ -1,7 +1,8 @@
 """The JSON Schema files (draft 2020-12) that ship with Parlour, found by name.
 
 Core documents live in ``parlour/core/schemas/``: ``record`` (a game record), ``log`` (a seat's
-log entries) and ``replay`` (what ``parlour replay`` prints). Each game ships the schemas of its
+log entries), ``replay`` (what ``parlour replay`` prints) and ``play`` (what ``parlour play
+--json`` prints: a game, or a match of deals). Each game ships the schemas of its
 own documents in ``parlour/games/<name>/schemas/``, named ``<game>-<document>``: ``state``,
 ``view``, ``action`` (the notation; ``$defs/id`` the integer form) and any others it has
 (``chess-table-entry``). A game's aliases name its schemas too: ``western-chess-view`` is
@@ -20,7 +21,7 @@ from parlour.errors import InvalidOption
 
 __all__ = ["schema", "schema_name", "schema_names"]
 
-_CORE = ("record", "log", "replay")
+_CORE = ("record", "log", "replay", "play")
 
 
 def _folder(game: Game) -> Traversable | None:

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.text import Text
 
 from parlour.core.game import Game
+from parlour.core.inputs import parse_int
 from parlour.errors import ParlourError
 from parlour.games import GAMES, find_game
 from parlour.play.saving import Reader
@@ -48,6 +49,15 @@ def menu_games() -> list[Game]:
     return sorted(GAMES.values(), key=lambda g: (not g.info.decisions, g.name))
 
 
+def _number(answer: str, low: int, high: int) -> int | None:
+    """The whole number ``answer`` from ``low`` to ``high`` (``02`` is 2), or None for any other
+    answer, however many digits (``int()`` would fail past 4,300)."""
+    try:
+        return parse_int(answer, field="the answer", minimum=low, maximum=high)
+    except ParlourError:
+        return None
+
+
 def _ask_number(
     read: Reader, console: Console, question: str, low: int, high: int, default: int
 ) -> int:
@@ -55,8 +65,9 @@ def _ask_number(
         answer = read(f"{question} [{default}]> ").strip()
         if not answer:
             return default
-        if answer.isascii() and answer.isdigit() and low <= int(answer) <= high:
-            return int(answer)
+        number = _number(answer, low, high)
+        if number is not None:
+            return number
         console.print(Text(say("menu.number", low=low, high=high), style="yellow"))
 
 
@@ -66,8 +77,9 @@ def _ask_game(read: Reader, console: Console, games: Sequence[Game]) -> Game:
         answer = read(say("menu.which_game")).strip()
         if not answer:
             return games[0]
-        if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(games):
-            return games[int(answer) - 1]
+        number = _number(answer, 1, len(games))
+        if number is not None:
+            return games[number - 1]
         try:
             return find_game(answer)
         except ParlourError:

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from parlour.bots import Ismcts, RandomAgent, make_agent, warm_up
 from parlour.cards import parse_card
 from parlour.core.game import Action, Agent, Game, State, seat_name
+from parlour.core.inputs import parse_int
 from parlour.core.record import Record, TableEntry
 from parlour.core.rng import derive_seed
-from parlour.errors import InvalidOption, InvalidRecord, ParlourError
+from parlour.errors import InvalidInput, InvalidOption, InvalidRecord, ParlourError
 from parlour.games import find_game
 from parlour.play.clock import Clock, TableClock, clock_of
 from parlour.play.speech import language, say, seat_called, title_of
@@ -102,12 +103,15 @@ def parse_seat_flags(flags: Sequence[str], players: int, default: Sequence[str])
     given: set[int] = set()
     for flag in flags:
         number, sep, spec = flag.partition("=")
-        if not sep or not number.strip().isdigit() or not spec.strip():
+        try:
+            k = parse_int(number, field="the player", max_digits=4)
+        except InvalidInput:
+            k = None
+        if not sep or k is None or not spec.strip():
             raise InvalidOption(
                 f"--seat {flag!r}: write PLAYER=WHO, e.g. 2=ismcts or 3=person "
                 "(players count from 1)"
             )
-        k = int(number)
         if not 1 <= k <= players:
             raise InvalidOption(f"--seat {flag!r}: the players are 1 to {players}")
         if k in given:

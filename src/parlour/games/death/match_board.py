@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from parlour.core.game import Outcome, View
+from parlour.core.game import JSON, Outcome, View
 from parlour.core.present import Grid, Match, MatchBoard, Styled
 from parlour.core.words import Catalog
 from parlour.games.death.game import dealer_of
@@ -136,6 +136,11 @@ class DeathMatchBoard(MatchBoard):
         many = "many" if len(winners) > 1 else "one"
         said = w(f"ui.match.deal.{many}", names=names, figures=shown)
         return f"{said}. {w('ui.result.actions', moves)}"
+
+    def totals(self) -> dict[str, JSON]:
+        """``deals``, ``drinks_taken`` and ``drinks_given`` per seat (a sober player's are
+        points, G14) and ``winners``, the fewest taken (G12)."""
+        return self._totals().to_json()
 
     def next_dealer(self) -> str:
         """``Player 3 deals (G12)`` for the next deal (G12: one seat clockwise each deal)."""

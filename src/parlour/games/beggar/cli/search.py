@@ -25,9 +25,10 @@ from parlour.cli.common import (
     print_json,
     read_json,
 )
-from parlour.core.files import write_text_atomic
+from parlour.core.files import resolve_target, write_text_atomic
 from parlour.core.game import JSON
 from parlour.core.inputs import quote
+from parlour.errors import ParlourError
 from parlour.games.beggar.game import GAME
 from parlour.games.beggar.options import without_clock
 
@@ -48,6 +49,13 @@ def cmd_beggar_search(args: argparse.Namespace) -> int:
         raise CommandError("--scheduler is for --backend dask")
     if args.scheduler is not None and args.workers is not None:
         raise CommandError("--workers sizes a local Dask cluster: leave it out with --scheduler")
+    if args.out is not None:
+        # Read to resume and replaced after every step: a folder, a pipe (reading it would
+        # wait for a writer) or a device is refused as a save is.
+        try:
+            resolve_target(args.out)
+        except ParlourError as err:
+            raise CommandError(f"--out: {err}") from None
     state = _search_state(args, search)
     with ExitStack() as stack:
         backend = None

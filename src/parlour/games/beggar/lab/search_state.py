@@ -103,6 +103,7 @@ class SearchState:
         if not isinstance(data, dict):
             raise InvalidOption("a saved search is a JSON object")
         check_json(data, field="the saved search", max_depth=6, error=InvalidOption)
+        _known(data, _FIELDS, "the saved search")
         state = new_search(
             _count(data, "players", 0, 1000),
             _field(data, "seed", int),
@@ -117,6 +118,7 @@ class SearchState:
         for i, item in enumerate(items):
             if not isinstance(item, dict):
                 raise InvalidOption(f"top[{i}] of the saved search is not an object")
+            _known(item, _FOUND_FIELDS, f"top[{i}] of the saved search")
             found = Found(
                 _field(item, "deal", str, f"top[{i}]."),
                 _field(item, "result", str, f"top[{i}]."),
@@ -130,12 +132,16 @@ class SearchState:
         deals = _count(data, "deals", 0, MAX_INDEX)
         next_index = _count(data, "next_index", 0, MAX_INDEX)
         extended = data.get("extended", [])
-        if (
-            not isinstance(extended, list)
-            or len(extended) > MAX_INDEX
-            or not all(isinstance(d, str) and len(d) < 200 for d in extended)
-        ):
+        if not isinstance(extended, list):
             raise InvalidOption("extended of the saved search must be a list of deals")
+        # The deals of top already played backward from: a search keeps only those in its top.
+        in_top = {f.deal for f in top}
+        for i, deal in enumerate(extended):
+            if not isinstance(deal, str) or deal not in in_top:
+                raise InvalidOption(
+                    f"extended[{i}] of the saved search must be a deal of its top, "
+                    f"got {quote(deal)}"
+                )
         return replace(
             state,
             deals=deals,
@@ -171,6 +177,33 @@ def _check_played(top: list[Found], state: SearchState) -> None:
                 f"{f.tricks} tricks, but its deal plays {played.result} after {played.cards} "
                 f"cards and {played.tricks} tricks"
             )
+
+
+_FIELDS = (
+    "players",
+    "seed",
+    "strategy",
+    "options",
+    "top_k",
+    "deals",
+    "next_index",
+    "top",
+    "extended",
+)
+"""The fields of a saved search (:meth:`SearchState.to_json`)."""
+
+_FOUND_FIELDS = ("deal", "result", "cards", "tricks")
+"""The fields of a game of its ``top`` (:meth:`Found.to_json`)."""
+
+
+def _known(data: dict[str, object], fields: tuple[str, ...], where: str) -> None:
+    """Refuse a field ``fields`` does not name, as a record refuses one: a misspelt or foreign
+    field is never ignored."""
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise InvalidOption(
+            f"{where} has unknown field {quote(unknown[0])}; fields: {', '.join(fields)}"
+        )
 
 
 def _count(data: dict[str, object], name: str, low: int, high: int, where: str = "") -> int:
