@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from parlour.errors import InvalidOption
+from parlour.games import find_game
 from parlour.play.menu import ask_menu
-from parlour.play.table import parse_seat_flags
+from parlour.play.table import Table, check_seat_specs, parse_seat_flags
 from tests.fuzz.harness import HUGE, run_main
-from tests.play.helpers import Script, console
+from tests.play.helpers import Script, console, terminal
 
 
 def test_a_huge_number_at_each_menu_question_is_asked_again() -> None:
@@ -65,3 +66,16 @@ def test_a_seat_flag_in_other_digits_is_refused_in_one_line(flag: str) -> None:
 
 def test_a_seat_flag_with_leading_zeros_is_its_player() -> None:
     assert parse_seat_flags(["0002=random"], 2, ("person", "person")) == ("person", "random")
+
+
+def test_a_move_number_with_leading_zeros_is_that_move() -> None:
+    """At the table ``0001`` plays move 1; a number of 5,000 digits is no move and asked
+    again."""
+    beor = find_game("beor")
+    table = Table(beor, check_seat_specs(beor, ("person", "random")), 3)
+    assert table.state.to_move == 0
+    first = beor.presenter.numbered(table.state.legal_actions())[0]
+    game, _, out = terminal(table, [HUGE, "0" * 5000 + "1"])
+    game.run()
+    assert "There is no move 99999999" in out.getvalue()
+    assert table.record().actions[0] == str(first)

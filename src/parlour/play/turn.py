@@ -136,7 +136,8 @@ class PersonTurn:
         state = self.table.state
         numbered = self.presenter.numbered(state.legal_actions())
         if line.isascii() and line.isdigit():
-            k = int(line) if len(line) < 6 else 0
+            digits = line.lstrip("0")  # 01 is move 1; int() fails past 4,300 digits
+            k = int(digits) if 0 < len(digits) < 6 else 0
             if not 1 <= k <= len(numbered):
                 self.screen.say(say("no_move", line=line[:8], count=len(numbered)))
                 return False
