@@ -73,6 +73,7 @@ HOSTILE_NUMBERS: tuple[str, ...] = (
     "99999999999999999999999",
     HUGE,
     "-" + HUGE,
+    "0" * 4410 + "1",
     "9223372036854775808",
     "18446744073709551616",
     "１",
@@ -80,7 +81,8 @@ HOSTILE_NUMBERS: tuple[str, ...] = (
     "1\n",
 )
 """Numbers as a hostile user writes them: other scripts' digits, signs, exponents, infinities,
-empty, more digits than ``int()`` converts, past 64 bits."""
+empty, more digits than ``int()`` converts (real ones, or leading zeros before a 1), past 64
+bits."""
 
 HOSTILE_TEXTS: tuple[str, ...] = (
     "",
