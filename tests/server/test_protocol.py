@@ -700,7 +700,7 @@ def test_unknown_rooms_and_records_that_wait_for_the_end(server: ServerProcess) 
     room = create_room(server.url, {"game": "death", "players": 3, "seats": ["person"] * 3})
     waiting = httpx.get(f"{server.url}/api/rooms/{room['room']}/record", timeout=WAIT)
     assert waiting.status_code == 409 and waiting.json()["error"]["code"] == "not_over"
-    for deal in ("1", "-1", "x", "٣"):
+    for deal in ("1", "-1", "x", "٣", " 1", "9" * 5000, "0" * 4410 + "1"):
         bad = httpx.get(f"{server.url}/api/rooms/{room['room']}/record?deal={deal}")
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_request"
     facts = _facts(server, room)

@@ -34,8 +34,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from parlour.core.inputs import parse_int
 from parlour.core.state import seat_name
-from parlour.errors import InvalidOption
+from parlour.errors import InvalidOption, ParlourError
 from parlour.games import GAMES, find_game
 from parlour.server.boards import board_routes, game_urls
 from parlour.server.bots import OFFERED, check_kind
@@ -313,9 +314,10 @@ async def _record(hub: Hub, request: Request) -> Response:
     wanted = request.query_params.get("deal")
     number = room.deal.number
     if wanted is not None:
-        if not wanted.isascii() or not wanted.isdigit() or int(wanted) > number:
-            raise ApiError(400, "bad_request", f"deal is a number from 0 to {number}")
-        number = int(wanted)
+        try:  # 0007 is 7; 5,000 digits are refused before int() is called
+            number = parse_int(wanted, field="deal", minimum=0, maximum=number)
+        except ParlourError:
+            raise ApiError(400, "bad_request", f"deal is a number from 0 to {number}") from None
     if not room.deals[number].state.is_over:
         raise ApiError(409, "not_over", "the record is shown once the game is over")
     return JSONResponse(room.record(number).to_json())
