@@ -63,7 +63,7 @@ def test_the_bots_play_the_other_seats() -> None:
     env = pg.ParlourEnv("death", players=4, opponents=["heuristic", "random", "ismcts:20"])
     env.reset(seed=4)
     assert env.game_state.to_move == 0
-    with pytest.raises(InvalidOption, match="one agent spec or 3"):
+    with pytest.raises(InvalidOption, match="one opponent or 3"):
         pg.ParlourEnv("death", players=4, opponents=["random"])
     with pytest.raises(InvalidOption, match="unknown agent"):
         pg.ParlourEnv("death", players=4, opponents="chess-engine")

@@ -1,4 +1,5 @@
-"""Parlour's games as Gymnasium environments: one learning seat against Parlour's bots.
+"""Parlour's games as Gymnasium environments: one learning seat against Parlour's bots or
+policies of its own (self-play).
 
 Importing this module registers one id for every registered game whose parts name observation
 features: the id those features give (``FEATURES.env_id``, ``"parlour/NAME-v0"``)::
@@ -8,26 +9,34 @@ features: the id those features give (``FEATURES.env_id``, ``"parlour/NAME-v0"``
 
     env = gymnasium.make("parlour/NAME-v0", players=2, opponents="heuristic")
 
-Keyword arguments: ``players``; ``opponents``, an agent spec of ``parlour.bots.make_agent``
-(``random``, ``heuristic``, ``ismcts:200`` ...) for every other seat, or a list of one spec per
-other seat; ``seat``, the learning seat (0, Player 1, by default); ``options``, the game's
-options. Observations are the learning seat's features (the game's, built from its view) as a
-float32 vector; actions are the game's integer action ids; :meth:`ParlourEnv.action_masks`
-gives the legal ones, for maskable algorithms (sb3-contrib's ``MaskablePPO``). The reward is
-the learning seat's return (its win share) when the game ends, 0 before.
+Keyword arguments: ``players``; ``opponents``, who plays every other seat: an agent spec of
+``parlour.bots.make_agent`` (``random``, ``heuristic``, ``ismcts:200`` ...), a Parlour
+``Agent``, or a :class:`~parlour.adapters.selfplay.Policy` (a callable from that seat's
+observation and action mask to an action id: the learner's own policy, a past copy of it,
+:mod:`parlour.adapters.selfplay`), or a list of these, one per other seat in seat order;
+``seat``, the learning seat (0, Player 1, by default); ``options``, the game's options.
+Observations are the learning seat's features (the game's, built from its view) as a float32
+vector; actions are the game's integer action ids; :meth:`ParlourEnv.action_masks` gives the
+legal ones, for maskable algorithms (sb3-contrib's ``MaskablePPO``). The reward is the learning
+seat's return (its win share) when the game ends, 0 before.
 
 An action id that is not legal ends the episode with reward -1 and ``info["illegal"]`` naming
 the action and the rule, so that algorithms without masks learn to avoid it; the game itself is
 never changed by it. ``reset(seed=N)`` deals from Parlour seed ``N`` and seeds the bots from it,
-so an episode is reproducible. A game without decisions has no bots: every other seat plays its
-one legal action, and ``opponents`` is not used.
+so an episode is reproducible. A deal that is over before the learning seat's first decision
+(a hand dealt as a winning one, a bot winning with its first move) is dealt again from the next
+seed of a fixed chain (:mod:`parlour.adapters.redeal`); the reset's ``info["redeals"]`` counts
+the redeals and ``info["deal_seed"]`` is the seed of the deal played, so every episode starts
+with a decision.
+A game without decisions has no bots: every other seat plays its one legal action, and
+``opponents`` is not used.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, SupportsFloat
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, SupportsFloat, TypeAlias
 
 import gymnasium
 import numpy as np
@@ -37,13 +46,21 @@ from gymnasium import spaces
 from parlour.adapters.encoding import Layout, Observation, action_mask, layout_for
 from parlour.adapters.features import features_of
 from parlour.adapters.pettingzoo import render_table
+from parlour.adapters.redeal import deal_with_decision
+from parlour.adapters.selfplay import Policy
 from parlour.bots import make_agent
-from parlour.core.game import Agent, State
+from parlour.core.game import Action, Agent, State, seat_name
 from parlour.core.rng import MAX_SEED, check_seed, derive_seed
 from parlour.errors import IllegalAction, InvalidOption, ParlourError
 from parlour.games import GAMES, find_game
 
-__all__ = ["ENV_IDS", "ParlourEnv", "register_envs"]
+__all__ = ["ENV_IDS", "Opponent", "ParlourEnv", "register_envs"]
+
+Opponent: TypeAlias = str | Agent | Policy
+"""Who plays a seat that is not learning: an agent spec, a Parlour Agent, or a Policy."""
+
+_Chooser = Callable[[State, int, random.Random], Action]
+"""How one other seat chooses: the state, its seat and the bots' generator to its action."""
 
 
 def _env_ids() -> tuple[tuple[str, str], ...]:
@@ -73,7 +90,7 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
         self,
         game: str,
         players: int | None = None,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponent | Sequence[Opponent] = "random",
         seat: int = 0,
         options: Mapping[str, object] | None = None,
         render_mode: str | None = None,
@@ -87,14 +104,17 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
         self.seat = seat
         self.options = self.game.options(options)
         others = [s for s in range(self.players) if s != seat]
-        specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
-        if len(specs) != len(others):
+        if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+            given: list[Opponent] = [opponents] * len(others)
+        else:
+            given = list(opponents)
+        if len(given) != len(others):
             raise InvalidOption(
-                f"opponents must be one agent spec or {len(others)} of them, got {len(specs)}"
+                f"opponents must be one opponent or {len(others)} of them, got {len(given)}"
             )
-        self._agents: dict[int, Agent | None] = {
-            s: make_agent(spec, self.game) if self.game.info.decisions else None
-            for s, spec in zip(others, specs, strict=True)
+        self._choosers: dict[int, _Chooser | None] = {
+            s: self._chooser(o) if self.game.info.decisions else None
+            for s, o in zip(others, given, strict=True)
         }
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
@@ -106,6 +126,19 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
         self._bots = random.Random()
         self._state: State = self.game.new(self.players, 0, self.options)
         self._ended = True
+
+    def _chooser(self, opponent: Opponent) -> _Chooser:
+        """How ``opponent`` chooses in a seat of its own (see :data:`Opponent`)."""
+        if isinstance(opponent, str):
+            return _agent_chooser(make_agent(opponent, self.game))
+        if callable(getattr(opponent, "choose", None)):
+            return _agent_chooser(opponent)  # type: ignore[arg-type]
+        if callable(opponent):
+            return _policy_chooser(self, opponent)
+        raise InvalidOption(
+            "an opponent is an agent spec, a Parlour Agent or a policy (observation, action "
+            f"mask -> action id), got {opponent!r}"
+        )
 
     @property
     def game_state(self) -> State:
@@ -129,20 +162,23 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
             info["outcome"] = outcome.to_json()
         return info
 
-    def _others_play(self) -> None:
-        """The bots move until it is the learning seat's turn or the game is over."""
-        state = self._state
+    def _others_play(self, state: State) -> State:
+        """The other seats move until it is the learning seat's turn or the game is over."""
         while not state.is_over and state.to_move != self.seat:
             mover = state.to_move
             assert mover is not None
-            legal = state.legal_actions()
-            agent = self._agents[mover]
-            if agent is None:  # a game without decisions: the one legal action
-                action = legal[0]
+            choose = self._choosers[mover]
+            if choose is None:  # a game without decisions: the one legal action
+                action = state.legal_actions()[0]
             else:
-                action = agent.choose(state.view(mover), legal, self._bots)
+                action = choose(state, mover, self._bots)
             state = state.apply(action, seat=mover)
-        self._state = state
+        return state
+
+    def _deal(self, seed: int) -> State:
+        """The deal of ``seed``, played by the other seats up to the learning seat's turn."""
+        self._bots = random.Random(derive_seed(seed, "gymnasium bots"))
+        return self._others_play(self.game.new(self.players, seed, self.options))
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -153,11 +189,14 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
             self._seeds = random.Random(game_seed)
         else:
             game_seed = self._seeds.randrange(MAX_SEED + 1)
-        self._bots = random.Random(derive_seed(game_seed, "gymnasium bots"))
-        self._state = self.game.new(self.players, game_seed, self.options)
+        self._state, played, redeals = deal_with_decision(
+            game_seed, self._deal, seat_name(self.seat)
+        )
         self._ended = False
-        self._others_play()
-        return self._observe(), self._info()
+        info = self._info()
+        info["redeals"] = redeals
+        info["deal_seed"] = played
+        return self._observe(), info
 
     def step(
         self, action: np.int64 | int
@@ -171,7 +210,7 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
             info["illegal"] = f"action {int(action)}: {err}"
             self._ended = True
             return self._observe(), -1.0, True, False, info
-        self._others_play()
+        self._state = self._others_play(self._state)
         outcome = self._state.outcome
         reward = 0.0 if outcome is None else float(outcome.returns[self.seat])
         return self._observe(), reward, outcome is not None, False, self._info()
@@ -180,6 +219,31 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
         if self.render_mode is None:
             return None
         return render_table(self.game, self._state, self.seat)
+
+
+def _agent_chooser(agent: Agent) -> _Chooser:
+    def choose(state: State, seat: int, rng: random.Random) -> Action:
+        return agent.choose(state.view(seat), state.legal_actions(), rng)
+
+    return choose
+
+
+def _policy_chooser(env: ParlourEnv, policy: Policy) -> _Chooser:
+    """A policy in ``seat``: its own observation and mask in, an action id out (checked)."""
+    size = env.game.info.num_distinct_actions
+
+    def choose(state: State, seat: int, rng: random.Random) -> Action:
+        mask = action_mask(state, seat, size).astype(bool)
+        chosen = policy(env.layout.observe(state.view(seat)), mask)
+        number = int(chosen)
+        if not 0 <= number < size or not mask[number]:
+            raise IllegalAction(
+                f"the policy playing {seat_name(seat)} chose action {chosen!r}, which is not "
+                f"legal there (legal ids: {', '.join(map(str, np.flatnonzero(mask)))})"
+            )
+        return env.game.action_from_id(number)
+
+    return choose
 
 
 def _make(game: str) -> Any:

@@ -1,4 +1,5 @@
-"""Parlour's games as PettingZoo AEC environments.
+"""Parlour's games as PettingZoo environments: AEC, and parallel through PettingZoo's own
+turn-based wrapper.
 
 ``env(game, players=2, options=None, render_mode=None)``: agents ``player_0`` ..
 ``player_{n-1}`` (seat 0 is Player 1); each observation is ``{"observation": float32 vector,
@@ -9,7 +10,21 @@ winners), given when the game ends. ``render_mode="ansi"``: :meth:`ParlourAECEnv
 returns the table of the seat to move as text.
 
 ``reset(seed=N)`` deals the game from Parlour seed ``N`` (the same deal as ``parlour play``
-with that seed); a reset without a seed draws the next seed from the last one given.
+with that seed); a reset without a seed draws the next seed from the last one given. A deal
+that is over before anyone decides (a hand dealt as a winning one) is dealt again from the next
+seed of a fixed chain (:mod:`parlour.adapters.redeal`), so every episode starts with an agent
+to move; each agent's reset info holds ``redeals`` (how many, almost always 0) and
+``deal_seed`` (the Parlour seed of the deal played).
+
+``parallel_env(game, players, options, render_mode)``: the same game under PettingZoo's
+parallel API, through PettingZoo's own ``turn_based_aec_to_parallel``. These games are played
+in turns, so each parallel step plays the action of one agent, the one to move (the only one
+whose action mask is not all 0; ``infos[agent]["active_agent"]`` names it after a step); the
+actions given for the others are ignored. PettingZoo's ``aec_to_parallel`` does not apply and
+the AEC environment says so (``metadata["is_parallelizable"]`` is false): it needs every agent
+to act exactly once per cycle in a fixed order with the game ending only when a cycle ends,
+and here a seat may move several times in a row (paying a penalty card by card), seats that
+are out are skipped, and a game ends on whichever move ends it.
 
 In a game without decisions each agent's only action is its one legal action. Table entries
 (``State.apply_table``: penalties the table enters) are not player actions and never happen
@@ -24,16 +39,18 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import AgentSelector
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from parlour.adapters.encoding import Layout, action_mask, layout_for
+from parlour.adapters.redeal import deal_with_decision
 from parlour.core.game import Game, State, seat_name
 from parlour.core.present import Block, Grid, Hand, Heading
 from parlour.core.rng import MAX_SEED, check_seed
 from parlour.games import find_game
 
-__all__ = ["ParlourAECEnv", "env", "render_table"]
+__all__ = ["ParlourAECEnv", "env", "parallel_env", "render_table"]
 
 
 def render_table(game: Game, state: State, seat: int) -> str:
@@ -138,15 +155,18 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
             game_seed = check_seed(seed)
         else:
             game_seed = self._seeds.randrange(MAX_SEED + 1)
-        self._state = self.game.new(self.players, game_seed, self.options)
+        self._state, played, redeals = deal_with_decision(game_seed, self._deal, "any player")
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: {"redeals": redeals, "deal_seed": played} for a in self.agents}
         self._selector.reinit(self.agents)
         self._select()
+
+    def _deal(self, seed: int) -> State:
+        return self.game.new(self.players, seed, self.options)
 
     def _select(self) -> None:
         mover = self._state.to_move
@@ -198,3 +218,18 @@ def env(
             count or option.
     """
     return ParlourAECEnv(game, players, options, render_mode)
+
+
+def parallel_env(
+    game: str,
+    players: int = 2,
+    options: Mapping[str, object] | None = None,
+    render_mode: str | None = None,
+) -> ParallelEnv:
+    """:func:`env` under PettingZoo's parallel API (``turn_based_aec_to_parallel``): each step
+    plays the action of the agent to move and ignores the others' (see the module docstring).
+
+    Raises:
+        InvalidOption: as :func:`env`.
+    """
+    return turn_based_aec_to_parallel(env(game, players, options, render_mode))
