@@ -1,8 +1,10 @@
 """Parlour's games inside the research libraries (``pip install 'parlour[rl]'``).
 
-- :mod:`parlour.adapters.pettingzoo`: ``env(game, players)``, PettingZoo AEC environments.
+- :mod:`parlour.adapters.pettingzoo`: ``env(game, players)``, PettingZoo AEC environments;
+  ``parallel_env``, the parallel API.
 - :mod:`parlour.adapters.gymnasium`: ``parlour/NAME-v0`` (the id a game's features name), one
-  learning seat against Parlour's bots.
+  learning seat against Parlour's bots or policies (:mod:`parlour.adapters.selfplay`:
+  self-play, past copies).
 - :mod:`parlour.adapters.openspiel`: ``parlour_NAME``, OpenSpiel Python games with chance nodes.
 
 They serve every registered game whose parts name observation features: the protocol in

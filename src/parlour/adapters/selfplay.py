@@ -92,4 +92,19 @@ def snapshot(model: Any, *, deterministic: bool = False) -> ModelPolicy:
     model further does not change how the copy plays. It copies ``model.policy`` (the network,
     in Stable-Baselines3) where the model has one, else the whole model."""
     policy = getattr(model, "policy", model)
-    return ModelPolicy(copy.deepcopy(policy), deterministic=deterministic)
+    return ModelPolicy(_copy(policy), deterministic=deterministic)
+
+
+def _copy(policy: Any) -> Any:
+    """A deep copy of ``policy``. A Stable-Baselines3 policy keeps the distribution of the last
+    batch it saw (``action_dist.distribution``, tensors of the training graph, which ``deepcopy``
+    refuses); it is made anew at every call, so the copy is made without it."""
+    dist = getattr(policy, "action_dist", None)
+    last = getattr(dist, "distribution", None)
+    if last is None:
+        return copy.deepcopy(policy)
+    dist.distribution = None  # type: ignore[union-attr]
+    try:
+        return copy.deepcopy(policy)
+    finally:
+        dist.distribution = last  # type: ignore[union-attr]
