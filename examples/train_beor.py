@@ -18,9 +18,11 @@ import argparse
 import json
 import math
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import gymnasium
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
@@ -50,8 +52,12 @@ def make_env(seat: int) -> ParlourEnv:
     return ParlourEnv("beor", players=2, opponents="random", seat=seat)
 
 
-def train(timesteps: int, seed: int) -> MaskablePPO:
-    envs = DummyVecEnv([lambda: make_env(0), lambda: make_env(1)])
+def train(
+    timesteps: int, seed: int, makers: Sequence[Callable[[], gymnasium.Env[Any, Any]]] = ()
+) -> MaskablePPO:
+    """MaskablePPO trained for ``timesteps`` steps in the environments ``makers`` make (by
+    default BEOR against the random bot as Player 1 and as Player 2)."""
+    envs = DummyVecEnv(list(makers) or [lambda: make_env(0), lambda: make_env(1)])
     envs.seed(seed)
     model = MaskablePPO(
         "MlpPolicy",
@@ -71,12 +77,18 @@ def train(timesteps: int, seed: int) -> MaskablePPO:
     return model
 
 
-def evaluate(model: MaskablePPO, games: int) -> tuple[int, int, int]:
-    """Wins, draws and losses of the policy against the random bot over ``games`` deals."""
+def evaluate(
+    model: MaskablePPO,
+    games: int,
+    make: Callable[[int], ParlourEnv] = make_env,
+    first_seed: int = EVAL_SEED,
+) -> tuple[int, int, int]:
+    """Wins, draws and losses of the policy over ``games`` deals, seeds ``first_seed`` on, the
+    policy in seat ``number % 2`` of ``make(seat)`` (by default against the random bot)."""
     wins = draws = losses = 0
     for number in range(games):
-        env = make_env(number % 2)
-        obs, _ = env.reset(seed=EVAL_SEED + number)
+        env = make(number % 2)
+        obs, _ = env.reset(seed=first_seed + number)
         done = False
         info: dict[str, Any] = {}
         while not done:
