@@ -482,7 +482,11 @@ class Driver:
 
 
 async def _play_all(server: ServerProcess) -> list[Played]:
-    async with httpx.AsyncClient(timeout=WAIT) as http:
+    # A pooled connection idle for longer than a second is not reused: the server closes idle
+    # connections after 5 s (uvicorn's keep-alive), and on a loaded machine a request sent on
+    # one it was closing met "Server disconnected without sending a response".
+    limits = httpx.Limits(keepalive_expiry=1.0)
+    async with httpx.AsyncClient(timeout=WAIT, limits=limits) as http:
 
         async def one(game: str, players: int, k: int) -> Played:
             body = {
