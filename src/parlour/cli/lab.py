@@ -53,7 +53,8 @@ def _spec(
     if seed is None:
         seed = fresh_seed() if args.seed is None else args.seed
     given = parse_option_pairs(args.options) if options is None else options
-    return RunSpec(game.name, args.players, agents, args.games, seed, given).checked()
+    engine = args.engine or ""
+    return RunSpec(game.name, args.players, agents, args.games, seed, given, engine).checked()
 
 
 def _play(args: argparse.Namespace, spec: Any, out: Path, variant: str, label: str) -> list[Any]:
@@ -81,6 +82,7 @@ def _summary(spec: Any, backend: str, rows: list[Any]) -> dict[str, Any]:
         "games": len(rows),
         "seed": spec.seed,
         "backend": backend,
+        "engine": spec.engine,
         "agents": list(spec.agents),
         "options": spec.options,
         "metrics": _from_file(lambda: aggregate(spec.game, spec.players, figures_of(rows))),
@@ -326,6 +328,12 @@ def register(sub: Any, formatter: type[argparse.HelpFormatter]) -> None:
         p.add_argument("--backend", choices=("local", "dask"), default="local", help="where")
         p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler, tcp://HOST:PORT")
         p.add_argument("--workers", type=workers_arg, help="processes (default: all cores)")
+        p.add_argument(
+            "--engine",
+            choices=("fast", "python"),
+            help="fast: the game's compiled kernel, python: its rules engine (default: fast "
+            "where the kernel plays every seat's agent)",
+        )
         p.add_argument("--json", action="store_true", help="print the figures as JSON")
 
     p = lsub.add_parser("run", help="play a run and print its metrics", formatter_class=formatter)

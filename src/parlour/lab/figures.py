@@ -16,28 +16,84 @@ game may add, in the module its parts record names as ``figures`` (which may imp
 - ``read``: its reading of one finished game, a :data:`Reading`: the game's own figures (the
   rows' keys its metrics read, and ``ended``) and each step's standing, from which the lab finds
   the leader of each step; without it a game's rows have no lead figures and ``ended`` is true;
-- ``play_batch``: a :data:`BatchPlayer`, for a game without decisions that plays a run's games
-  itself (on a compiled kernel, say) rather than through the lab's agents.
+- ``kernel``: a :class:`LabKernel`, its compiled engine (below);
+- ``play_batch``: a :data:`BatchPlayer`, the older form of a kernel for a game without
+  decisions (its deals need no agent); the lab reads it as a :class:`LabKernel` of no agents
+  (:func:`kernel_for`).
 
 The lab finds a game's figures with :func:`figures_for`, never by the game's name.
+
+Kernels: what a game's compiled engine gives the lab
+-----------------------------------------------------
+
+``parlour lab run --engine fast|python`` plays a run's games on the game's compiled kernel
+(``fast``) or on its rules engine through the agents (``python``); ``fast`` is the default
+wherever the game's kernel plays the run: every seat's agent is one of the kernel's ``agents``
+and its ``refuses`` (if any) finds nothing against the run's settings. A game declares its
+kernel in its ``FIGURES``::
+
+    FIGURES = GameFigures(
+        metrics=...,
+        read=read_game,
+        kernel=LabKernel(
+            agents=frozenset({"random", "heuristic"}),
+            play=kernel_rows,                # (spec, indices) -> rows
+            same=frozenset({"random", "heuristic"}),
+        ),
+    )
+
+``play(spec, indices)`` (a :data:`KernelPlay`) plays games ``indices`` of the run ``spec``
+(a checked :class:`~parlour.lab.runspec.RunSpec`: the game's canonical name and options, its
+agents as given, in lower case once stripped) and returns one row a game, in any order, as the
+rules engine's path (:func:`parlour.lab.run.play_batch`) writes it::
+
+    {"index": i, "plan": [agent of each seat], "figures": {...}, "record": {...}}
+
+- ``plan``: :func:`parlour.bots.arena.seat_plan` (seats rotate over the agents game by game);
+- ``figures``: every key :func:`parlour.lab.metrics.game_figures` gives for the same game of
+  the rules engine, with the same values: the generic ones (``game``, ``players``,
+  ``result``, ``winners``, ``win_shares``, ``length``, ``first``: the seat that moved first,
+  ``lead_changes``, ``decided_at``; the last two None where the kernel keeps no history), then
+  the game's own (its reading's), ``ended`` among them;
+- what replays the game, optional: ``record`` (the record's JSON, as the rules engine's row
+  has it) or ``deal``.
+
+Game ``i`` must depend only on the spec and ``i`` (never on the batch, the worker or the
+backend): deal it from ``derive_seed(spec.seed, "game", i)`` and give seat ``s`` the
+generator of ``derive_seed(spec.seed, "agent", i, s)``, as :func:`parlour.bots.arena.play_to_end`
+does. An agent in ``same`` makes exactly the rules engine agent's choices from that generator
+(the same draws: :mod:`parlour.core.mersenne` is Python's ``random.Random`` in compiled code),
+so that a run of only those agents gives the same rows on either engine, row for row; the game's
+differential test holds the kernel to it over thousands of seeded games for every player count.
+An agent of ``agents`` not in ``same`` plays by the same rules with a generator of its own: its
+games differ from the rules engine's one by one, only their distribution is the same, and the
+game's documentation and tests say so. The engine is part of a run's settings (its file is
+refused for a run of the other engine) unless every agent of the run is in ``same``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from parlour.core.game import JSON, Game, LogEntry, State
 from parlour.core.inputs import quote
 from parlour.core.parts import load_part_as
 
+if TYPE_CHECKING:
+    from parlour.lab.runspec import RunSpec
+
 __all__ = [
     "AGGREGATIONS",
     "BatchPlayer",
     "GameFigures",
+    "KernelPlay",
+    "LabKernel",
     "MetricSpec",
     "Reading",
     "figures_for",
+    "kernel_for",
 ]
 
 AGGREGATIONS = ("rate", "mean", "summary")
@@ -93,6 +149,34 @@ rows as :func:`parlour.lab.metrics.game_figures` gives them (``lead_changes`` an
 ``decided_at`` None when it keeps no history)."""
 
 
+KernelPlay = Callable[["RunSpec", Sequence[int]], list[dict[str, JSON]]]
+"""``play(spec, indices)``: games ``indices`` of the checked run ``spec`` on a game's compiled
+kernel, one row each (see the module docstring, "Kernels")."""
+
+
+@dataclass(frozen=True, slots=True)
+class LabKernel:
+    """A game's compiled engine for the lab (``--engine fast``; see the module docstring).
+
+    Attributes:
+        agents: the agent specs it plays (lower case: ``"random"``, ``"heuristic"``); the lab
+            plays a run on it only when every seat's agent is one of them (empty for a game
+            without decisions: it plays every run).
+        play: its :data:`KernelPlay`.
+        same: the agents whose choices it makes exactly as the rules engine's agents do, from
+            the same generators: with only those at the table its rows equal the rules
+            engine's. The others play by the same rules with other generators (the same
+            distribution, other games).
+        refuses: why it cannot play a run's other settings (an option, the deals), or None
+            when it can; None (the default) plays every setting.
+    """
+
+    agents: frozenset[str]
+    play: KernelPlay
+    same: frozenset[str] = frozenset()
+    refuses: Callable[[RunSpec], str | None] | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class GameFigures:
     """A game's ``FIGURES``: what it adds to the lab's generic statistics (see the module
@@ -101,6 +185,7 @@ class GameFigures:
     metrics: tuple[MetricSpec, ...] = ()
     read: Reading | None = None
     play_batch: BatchPlayer | None = None
+    kernel: LabKernel | None = None
 
 
 NO_FIGURES = GameFigures()
@@ -113,3 +198,19 @@ def figures_for(game: Game) -> GameFigures:
         TypeError: the part's ``FIGURES`` is not a :class:`GameFigures` (a broken game).
     """
     return load_part_as(game.parts, "figures", GameFigures) or NO_FIGURES
+
+
+def kernel_for(game: Game) -> LabKernel | None:
+    """The compiled engine ``game``'s figures declare: its ``kernel``, or its ``play_batch``
+    read as a kernel of no agents; None when it has neither."""
+    figures = figures_for(game)
+    if figures.kernel is not None:
+        return figures.kernel
+    own = figures.play_batch
+    if own is None:
+        return None
+
+    def play(spec: RunSpec, indices: Sequence[int]) -> list[dict[str, JSON]]:
+        return own(spec.players, spec.seed, spec.options, indices)
+
+    return LabKernel(frozenset(), play)

@@ -40,14 +40,17 @@ BACKENDS = ("local", "dask")
 
 def play_batch(spec_json: str, indices: Sequence[int]) -> list[tuple[int, str]]:
     """Play games ``indices`` of the run (a top-level function: worker processes and Dask
-    workers call it); each game's row as JSON: who sat where, its figures and its record."""
-    from parlour.lab.figures import figures_for
+    workers call it) on the run's engine; each game's row as JSON: who sat where, its figures
+    and its record (or deal)."""
+    from parlour.lab.figures import kernel_for
     from parlour.lab.metrics import game_figures
 
     spec = RunSpec.from_json(json.loads(spec_json))
-    own = figures_for(find_game(spec.game)).play_batch
-    if own is not None:  # a game that plays its games itself (a compiled kernel)
-        found = own(spec.players, spec.seed, spec.options, indices)
+    if spec.engine == "fast":  # the game's compiled kernel (parlour.lab.figures, "Kernels")
+        kernel = kernel_for(find_game(spec.game))
+        if kernel is None:
+            raise InvalidOption(f"--engine fast: {spec.game} has no compiled kernel")
+        found = sorted(kernel.play(spec, indices), key=lambda r: int(str(r["index"])))
         return [(int(str(r["index"])), json.dumps(r, separators=(",", ":"))) for r in found]
     rows = []
     for i in indices:
@@ -200,10 +203,14 @@ class RunStore:
 
 
 def _same_run(stored: RunSpec, spec: RunSpec) -> bool:
-    """Whether a stored spec is ``spec``'s run (the number of games may differ)."""
+    """Whether a stored spec is ``spec``'s run (the number of games may differ; so may the
+    engine where both give the same rows, :func:`parlour.lab.engines.same_rows`)."""
+    from parlour.lab.engines import same_rows
+
     theirs = json.loads(json.dumps(stored.to_json()))
     mine = json.loads(json.dumps(spec.to_json()))  # as stored: tuples become lists
-    return all(theirs.get(k) == mine[k] for k in mine if k != "games")
+    free = {"games", "engine"} if same_rows(spec) else {"games"}
+    return all(theirs.get(k) == mine[k] for k in mine if k not in free)
 
 
 def batches(todo: Sequence[int], size: int = BATCH) -> list[list[int]]:

@@ -4,7 +4,7 @@ hand, never a traceback."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from parlour.bots import make_agent
@@ -14,6 +14,7 @@ from parlour.core.jsontext import check_json, parse_json
 from parlour.core.rng import check_seed
 from parlour.errors import InvalidOption
 from parlour.games import find_game
+from parlour.lab.engines import resolve_engine
 
 __all__ = ["MAX_FIGURE", "MAX_GAMES", "RunSpec", "check_row", "load_json"]
 
@@ -28,6 +29,9 @@ class RunSpec:
     games: int
     seed: int
     options: dict[str, Any] = field(default_factory=dict)
+    engine: str = ""
+    """``fast`` (the game's compiled kernel) or ``python`` (the rules engine); ``""``: the
+    default, resolved by :meth:`checked` (:func:`parlour.lab.engines.resolve_engine`)."""
 
     def checked(self) -> RunSpec:
         """The spec with the game's canonical name and options, or InvalidOption naming the
@@ -48,7 +52,8 @@ class RunSpec:
             make_agent(spec, game)
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
             raise InvalidOption(f"--games: a whole number of at least 1, got {quote(self.games)}")
-        return RunSpec(game.name, players, tuple(self.agents), self.games, self.seed, options)
+        spec = RunSpec(game.name, players, tuple(self.agents), self.games, self.seed, options)
+        return replace(spec, engine=resolve_engine(spec, self.engine))
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -58,6 +63,7 @@ class RunSpec:
             "games": self.games,
             "seed": self.seed,
             "options": dict(self.options),
+            "engine": self.engine,
         }
 
     @classmethod
@@ -103,7 +109,13 @@ class RunSpec:
             error=InvalidOption,
         )
         seed = check_seed(obj["seed"], field=f"{where} field 'seed'")
-        return cls(game, players, tuple(agents), games, seed, dict(options))
+        # Files written before engines were chosen: the kernel played games without decisions.
+        engine = obj.get("engine", "python" if agents else "fast")
+        if engine not in ("fast", "python"):
+            raise InvalidOption(
+                f"{where} field 'engine' must be fast or python, got {quote(engine)}"
+            )
+        return cls(game, players, tuple(agents), games, seed, dict(options), engine)
 
 
 def _no_clock(game: Game) -> str:
