@@ -84,15 +84,15 @@ class Settings:
     timesteps: int = 30_000
     games: int = 500
     simulations: int = 4
-    rollout_length: int = 10
+    rollout_length: int = 5
     seed: int = 0
     eval_seed: int = train_beor.EVAL_SEED
     workers: int = 2
 
 
 FULL = Settings()
-QUICK = Settings(timesteps=0, games=4, simulations=3, rollout_length=5, workers=1)
-"""A tiny run to try the script: an untrained policy, a three-simulation search, 4 games."""
+QUICK = Settings(timesteps=0, games=2, simulations=3, rollout_length=5, workers=1)
+"""A tiny run to try the script: an untrained policy, a three-simulation search, 2 games."""
 
 
 @dataclass(frozen=True)
@@ -412,7 +412,7 @@ def check(settings: Settings) -> str | None:
     if settings.simulations < 2 or settings.rollout_length < 1:
         return "--simulations must be at least 2 (OpenSpiel's ISMCTS), --rollout-length 1"
     if settings.seed < 0 or settings.eval_seed < 0:
-        return "seeds are whole numbers from 0"
+        return "seeds must be whole numbers from 0"
     return None
 
 

@@ -222,7 +222,7 @@ def test_parameters_are_the_games_options() -> None:
     state = play_out(game.new_initial_state(), random.Random(0))
     real = state.parlour_state
     assert real is not None and real.outcome is not None
-    assert real.outcome.details["turns"] <= 10 and game.max_game_length() == 2000
+    assert real.outcome.details["turns"] <= 10 and game.max_game_length() == 10
     beggar = load("beggar", 2, card_limit=30)
     real = play_out(beggar.new_initial_state(), random.Random(0)).parlour_state
     assert real is not None and real.outcome is not None and real.outcome.details["cards"] <= 30

@@ -7,13 +7,14 @@ protocol in :mod:`parlour.adapters.features`), so nothing here knows a game by n
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
 
-from parlour.adapters.features import Features, Observation, features_of
+from parlour.adapters.features import Features, Observation, Sparse, features_of
 from parlour.core.game import JSON, Game, State, View
 from parlour.core.options import OptionValue
 
@@ -35,6 +36,19 @@ class Layout:
     def observe(self, view: View) -> Observation:
         """The observation of ``view``, made from the view alone."""
         return self.features.encode(view, self.players)
+
+    def observe_sparse(self, view: View) -> Sparse:
+        """The observation of ``view`` as :class:`Sparse`: the features' ``encode_sparse``
+        where they give one, else their ``encode`` made sparse."""
+        return self._sparse_encoder(view, self.players)
+
+    @cached_property
+    def _sparse_encoder(self) -> Callable[[View, int], Sparse]:
+        encode: Callable[[View, int], Sparse] | None = getattr(self.features, "encode_sparse", None)
+        if encode is not None:
+            return encode
+        dense = self.features.encode
+        return lambda view, players: Sparse.of(dense(view, players))
 
     def deal_outcomes(self, drawn: Sequence[str]) -> tuple[str, ...]:
         """The cards the next chance outcome of the deal may be (each equally likely), given
@@ -58,11 +72,11 @@ class Layout:
         return self.features.redeal(state, cards)
 
     def max_length(self, options: Mapping[str, OptionValue]) -> int | None:
-        """Player actions in one game at most: the larger of the game's bound and the one its
-        options set, or ``None`` when neither sets one."""
-        bounds = [self.game.info.max_game_length, self.features.length_bound(options)]
-        known = [b for b in bounds if b is not None]
-        return max(known) if known else None
+        """Player actions in one game at most: the bound that ``options`` set where the
+        game's features give one, else ``GameInfo.max_game_length`` (a bound for the default
+        options), or ``None`` when neither sets one."""
+        bound = self.features.length_bound(options)
+        return self.game.info.max_game_length if bound is None else bound
 
 
 def layout_for(game: Game, players: int) -> Layout:

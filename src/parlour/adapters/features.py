@@ -10,10 +10,17 @@ An observation is built from the seat's typed :class:`~parlour.core.game.View` a
 holds nothing hidden from its seat (the conformance suite's leak tests), so an observation
 cannot hold anything hidden either. :class:`Blocks` fills the float32 vector block by block;
 :class:`DealtOnce` is the chance deal of a game dealt once, one card to each seat in turn.
+
+Speed: an observation is made at every step of every environment, so the blocks note only
+where the vector holds a 1 and where another value (:class:`Sparse`), and the vector is made
+from that at once. A game's features may also give ``encode_sparse(view, players)`` (what
+:class:`SparseEncoded` builds ``encode`` from): the adapters then keep the observation in
+that form, and OpenSpiel's list of floats is made from it without a dense vector.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
@@ -34,6 +41,8 @@ __all__ = [
     "DealtOnce",
     "Features",
     "Observation",
+    "Sparse",
+    "SparseEncoded",
     "card_slot",
     "features_of",
 ]
@@ -48,6 +57,11 @@ CARD_SLOT: dict[Card, int] = {c: i for i, c in enumerate(DECK54)}
 """Each card's slot."""
 CARD_INDEX: dict[str, int] = {str(c): i for i, c in enumerate(DECK54)}
 """Each card's slot, by its text in Parlour's notation (``"TH"``, ``"JK1"``)."""
+_DECK52: tuple[str, ...] = tuple(str(c) for c in deck52())
+_ANY_SLOT: dict[Card | str, int] = {
+    key: i for i, card in enumerate(DECK54) for key in (card, str(card))
+}
+"""Each card's slot by the card or its canonical text (cards hash by identity, texts by value)."""
 
 
 def card_slot(card: Card | str) -> int:
@@ -58,43 +72,162 @@ def card_slot(card: Card | str) -> int:
     return CARD_SLOT[parse_card(card)] if found is None else found
 
 
+def _add_slots(hot: list[int], cards: Iterable[Card | str], at: int) -> None:
+    """``at`` plus the slot of each card, added to ``hot``. (Plain loops: in this Python
+    they cost less than comprehensions or ``map``.)"""
+    if not isinstance(cards, tuple | list):
+        cards = list(cards)
+    slots = _ANY_SLOT
+    mark = len(hot)
+    try:
+        for card in cards:
+            hot.append(at + slots[card])
+    except KeyError:  # a card written in another notation ("J1"): the slow way
+        del hot[mark:]
+        for card in cards:
+            hot.append(at + card_slot(card))
+
+
+class Sparse:
+    """An observation of ``size`` entries as where it holds a 1 (``hot``) and where another
+    value (``values`` at ``spots``, float32 already); every other entry is 0."""
+
+    __slots__ = ("hot", "size", "spots", "values")
+
+    def __init__(self, size: int, hot: list[int], spots: list[int], values: array[float]) -> None:
+        self.size = size
+        self.hot = hot
+        self.spots = spots
+        self.values = values
+
+    @classmethod
+    def of(cls, vector: Observation) -> Sparse:
+        """The sparse form of a dense observation."""
+        at = vector.nonzero()[0]
+        found = vector[at]
+        ones = found == 1.0
+        other = at[~ones]
+        values = array("f")
+        values.frombytes(vector[other].astype(np.float32).tobytes())
+        return cls(len(vector), at[ones].tolist(), other.tolist(), values)
+
+    def dense(self) -> Observation:
+        """The float32 vector."""
+        vector: Observation = np.zeros(self.size, dtype=np.float32)
+        self.write(vector)
+        return vector
+
+    def write(self, out: Observation) -> None:
+        """The vector into the first ``size`` entries of ``out``."""
+        out[: self.size] = 0.0
+        out.put(self.hot, 1.0)
+        out.put(self.spots, self.values)
+
+    def listed(self) -> list[float]:
+        """The vector as a list of floats, each the float32 value (``dense().tolist()``)."""
+        listed = [0.0] * self.size
+        for i in self.hot:
+            listed[i] = 1.0
+        for i, value in zip(self.spots, self.values, strict=True):
+            listed[i] = value
+        return listed
+
+
 class Blocks:
     """A float32 vector of ``size`` entries filled block by block, in the order a game's
-    features document them; :meth:`done` checks that every entry was reached."""
+    features document them; :meth:`done` checks that every entry was reached.
 
-    __slots__ = ("_at", "_vector")
+    The blocks only note where the vector holds a 1 and where a scaled value, and
+    :meth:`done` writes them all at once: an observation is made on every step of every
+    environment, and writing entry by entry into a numpy array costs more than the rest."""
+
+    __slots__ = ("_at", "_hot", "_size", "_spots", "_values")
 
     def __init__(self, size: int) -> None:
-        self._vector: Observation = np.zeros(size, dtype=np.float32)
+        self._size = size
         self._at = 0
+        self._hot: list[int] = []
+        self._spots: list[int] = []
+        self._values = array("f")
 
     def cards(self, cards: Iterable[Card | str], width: int = 54) -> None:
         """A multi-hot block of ``width`` card slots (52: no Jokers)."""
-        for card in cards:
-            self._vector[self._at + card_slot(card)] = 1.0
-        self._at += width
+        at = self._at
+        _add_slots(self._hot, cards, at)
+        self._at = at + width
 
     def card(self, card: Card | str | None, width: int = 54) -> None:
         """A one-hot block of ``width`` card slots; all zero for ``None``."""
-        self.cards(() if card is None else (card,), width)
+        if card is not None:
+            found = _ANY_SLOT.get(card)
+            self._hot.append(self._at + (card_slot(card) if found is None else found))
+        self._at += width
+
+    def card_rows(self, rows: Iterable[Iterable[Card | str]], width: int = 54) -> None:
+        """One multi-hot block of ``width`` card slots per row (:meth:`cards` for each)."""
+        at = self._at
+        hot = self._hot
+        for row in rows:
+            _add_slots(hot, row, at)
+            at += width
+        self._at = at
 
     def seat(self, seat: int | None, players: int) -> None:
         """A one-hot block of ``players`` seats; all zero for ``None``."""
         if seat is not None:
-            self._vector[self._at + seat] = 1.0
+            self._hot.append(self._at + seat)
         self._at += players
 
     def flags(self, values: Iterable[bool]) -> None:
         """One entry a value: 1 for true, 0 for false."""
+        at = self._at
+        hot = self._hot
         for value in values:
-            self._vector[self._at] = 1.0 if value else 0.0
-            self._at += 1
+            if value:
+                hot.append(at)
+            at += 1
+        self._at = at
+
+    def positions(self, hot: Iterable[int], width: int) -> None:
+        """A block of ``width`` flags with a 1 at each of the positions ``hot`` (0 to
+        ``width - 1``): what :meth:`flags` makes, for a block where few are true."""
+        at = self._at
+        added = self._hot
+        for i in hot:
+            added.append(at + i)
+        self._at = at + width
+
+    def position_rows(self, rows: Iterable[Iterable[int]], width: int) -> None:
+        """One block of :meth:`positions` per row."""
+        at = self._at
+        hot = self._hot
+        for row in rows:
+            for i in row:
+                hot.append(at + i)
+            at += width
+        self._at = at
 
     def scaled(self, values: Iterable[float], scale: float) -> None:
         """One entry a value: the value divided by ``scale``, kept within 0..1."""
+        at = self._at
+        spots = self._spots
+        made = self._values
         for value in values:
-            self._vector[self._at] = min(1.0, max(0.0, value / scale))
-            self._at += 1
+            x = value / scale
+            spots.append(at)
+            made.append(x if 0.0 <= x <= 1.0 else (1.0 if x > 1.0 else 0.0))
+            at += 1
+        self._at = at
+
+    def sparse(self) -> Sparse:
+        """The observation as :class:`Sparse`, once every entry was reached.
+
+        Raises:
+            AssertionError: the blocks filled more or fewer entries than the size.
+        """
+        if self._at != self._size:
+            raise AssertionError(f"the blocks filled {self._at} of {self._size} entries")
+        return Sparse(self._size, self._hot, self._spots, self._values)
 
     def done(self) -> Observation:
         """The vector, once every entry was reached.
@@ -102,9 +235,18 @@ class Blocks:
         Raises:
             AssertionError: the blocks filled more or fewer entries than the size.
         """
-        if self._at != len(self._vector):
-            raise AssertionError(f"the blocks filled {self._at} of {len(self._vector)} entries")
-        return self._vector
+        return self.sparse().dense()
+
+
+class SparseEncoded:
+    """``encode`` for features that give ``encode_sparse(view, players)`` (a
+    :class:`Sparse`, made with :meth:`Blocks.sparse`)."""
+
+    def encode_sparse(self, view: View, players: int) -> Sparse:
+        raise NotImplementedError
+
+    def encode(self, view: View, players: int) -> Observation:
+        return self.encode_sparse(view, players).dense()
 
 
 @runtime_checkable
@@ -157,7 +299,8 @@ class Features(Protocol):
 
     def length_bound(self, options: Mapping[str, OptionValue]) -> int | None:
         """A bound on player actions that ``options`` set (a turn limit ...), or ``None``;
-        the adapters take the larger of it and ``GameInfo.max_game_length``."""
+        where given, the adapters take it in place of ``GameInfo.max_game_length`` (which
+        bounds games with the default options), so it must hold whatever the options."""
         ...
 
 
@@ -188,7 +331,7 @@ class DealtOnce:
     and :meth:`deal` (how the drawn cards make the game's deal notation)."""
 
     def deck(self, players: int) -> tuple[str, ...]:
-        return tuple(str(c) for c in deck52())
+        return _DECK52
 
     def deal_outcomes(self, players: int, drawn: Sequence[str]) -> tuple[str, ...]:
         seen = set(drawn)

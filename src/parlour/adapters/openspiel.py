@@ -21,10 +21,28 @@ list of players as text (``"1,3"``).
 - **Players' actions** are the game's integer action ids (``Game.action_id``).
 - **Information-state string**: the seat's log, every step as that seat saw it (redacted as
   ``State.log`` redacts it), then its current view as JSON: perfect recall. **Observation
-  string**: the view's JSON. **Tensors** (both): the seat's observation features (the game's,
-  built from its view); a Parlour view already keeps everything the seat may remember (cards
-  known in hands, what passes showed), so the information-state tensor is those features
-  too, not the whole sequence of moves.
+  string**: the view's JSON.
+- **Observation tensor**: the seat's observation features (the game's, built from its view,
+  ``features.size(players)`` entries); a Parlour view already keeps what the seat may remember
+  of the cards (cards known in hands, what passes showed).
+- **Information-state tensor**: the observation tensor followed by the players' actions, so
+  that two different histories never give one tensor (perfect recall, within the window)::
+
+      block         size        what
+      observation   S           the observation tensor above
+      actions       1           player actions so far / max_game_length (at most 1)
+      overflow      1           1 once more actions were played than the window keeps
+      history       K x (n+A)   one row an action, the latest first: one-hot the seat that
+                                made it (n), one-hot its action id (A); rows beyond the
+                                actions so far are 0
+
+  ``A`` is ``num_distinct_actions``, ``n`` the players, ``K`` the window: the parameter
+  ``info_state_window``, or when it is 0 (the default) the game's ``max_game_length`` up to
+  128. Every action is public at the table (its notation is, in every Parlour game), so the
+  rows hold nothing hidden; chance outcomes are not rows (what a seat saw of them is in its
+  view). Up to ``K`` actions the tensor holds the whole sequence of actions; past ``K`` the
+  last ``K``, the count and the overflow flag. The observer's ``dict`` names the four blocks
+  (``history`` as a ``K x (n+A)`` array).
 - ``resample_from_infostate(player, sampler)`` deals a full state consistent with the player's
   view through the game's ``sample``; other seats' histories in it are unknown, so their
   information states start at the resample.
@@ -35,58 +53,57 @@ list of players as text (``"1,3"``).
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 import pyspiel
 
 from parlour.adapters.encoding import Layout, layout_for
 from parlour.adapters.features import CARD_INDEX, DECK54, Observation
-from parlour.adapters.spiel_parts import Shared, Trail
+from parlour.adapters.spiel_parts import (
+    DEFAULT_WINDOW,
+    WINDOW,
+    InfoState,
+    ParlourObserver,
+    Shared,
+    Trail,
+    option_value,
+    param_default,
+    window_of,
+)
 from parlour.core.game import Game, State
-from parlour.core.options import OptionSpec, OptionValue
+from parlour.core.options import OptionValue
 from parlour.games import GAMES
 
-__all__ = ["SHORT_NAMES", "ParlourSpielGame", "ParlourSpielState", "game_type"]
+__all__ = [
+    "DEFAULT_WINDOW",
+    "SHORT_NAMES",
+    "WINDOW",
+    "ParlourSpielGame",
+    "ParlourSpielState",
+    "game_type",
+]
 
 _UNBOUNDED = 100_000
 """The length OpenSpiel is told for a game whose rules and options set no bound (a game that
 ends only when a hand runs out or a position repeats): not a proven bound, a generous one."""
 
 
-def _param_default(spec: OptionSpec) -> int | bool | str | None:
-    """The OpenSpiel parameter default of an option, or None for an option not offered."""
-    default = spec.default
-    if spec.kind == "bool" and isinstance(default, bool):
-        return default
-    if spec.kind == "int":
-        if default is None:
-            return 0 if spec.nullable else None
-        return int(default) if isinstance(default, int) else None
-    if spec.kind == "choice" and isinstance(default, str):
-        return default
-    if spec.kind == "players" and isinstance(default, tuple):
-        return ",".join(str(s) for s in default)  # player numbers from 1, as given
-    return None
-
-
-def _option_value(spec: OptionSpec, value: object) -> object:
-    """An OpenSpiel parameter as the option value Parlour's validation reads."""
-    if spec.kind == "int" and spec.nullable and value == 0:
-        return None
-    return value
-
-
 def game_type(game: Game) -> pyspiel.GameType:
-    """The OpenSpiel game type of ``game``: ``parlour_<name>``, its parameters and facts."""
+    """The OpenSpiel game type of ``game``: ``parlour_<name>``, its parameters and facts.
+
+    Raises:
+        ValueError: the game has an option named as the adapter's own parameter.
+    """
     params: dict[str, Any] = {"players": game.info.default_players}
     for spec in game.info.options:
-        default = _param_default(spec)
+        default = param_default(spec)
         if default is not None:
             params[spec.name] = default
+    if WINDOW in params:
+        raise ValueError(f"{game.title} has an option {WINDOW}, an OpenSpiel parameter here")
+    params[WINDOW] = 0
     return pyspiel.GameType(
         short_name=f"parlour_{game.info.name}",
         long_name=f"Parlour {game.info.title}",
@@ -113,7 +130,7 @@ def _settings(game: Game, params: Mapping[str, Any]) -> tuple[int, dict[str, Opt
     """
     players = game.check_players(params.get("players", game.info.default_players))
     chosen = {
-        spec.name: _option_value(spec, params[spec.name])
+        spec.name: option_value(spec, params[spec.name])
         for spec in game.info.options
         if spec.name in params
     }
@@ -132,31 +149,44 @@ class ParlourSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.parlour.new(players, 0, options)  # the game's own checks refuse bad options now
         layout = layout_for(self.parlour, players)
         bound = layout.max_length(options)
+        length = _UNBOUNDED if bound is None else bound
+        actions = self.parlour.info.num_distinct_actions
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.parlour.info.num_distinct_actions,
+            num_distinct_actions=actions,
             max_chance_outcomes=1 + max(CARD_INDEX[c] for c in layout.deck),
             num_players=players,
             min_utility=0.0,
             max_utility=1.0,
-            max_game_length=_UNBOUNDED if bound is None else bound,
+            max_game_length=length,
         )
         super().__init__(kind, info, given)
+        # Made once here, where OpenSpiel makes a game again from its parameters when it
+        # unpickles one: OpenSpiel makes an initial state each time it is asked a tensor's
+        # size (on every observation_tensor call), so nothing may be made per state.
+        self._players = players
+        self._options = options
+        self._layout = layout
+        window = window_of(given, length)
+        self._info_state = InfoState(layout.size, players, actions, length, window)
 
     @property
     def players(self) -> int:
-        return _settings(self.parlour, self.get_parameters())[0]
+        return self._players
 
     @property
     def options(self) -> dict[str, OptionValue]:
-        """The Parlour options the parameters give (made on demand: OpenSpiel pickles a game
-        as its parameters only)."""
-        return _settings(self.parlour, self.get_parameters())[1]
+        """The Parlour options the parameters give."""
+        return self._options
 
     @property
     def layout(self) -> Layout:
-        """The game's layout at this player count (made on demand: OpenSpiel pickles games,
-        and a Parlour game need not pickle)."""
-        return layout_for(self.parlour, self.players)
+        """The game's layout at this player count."""
+        return self._layout
+
+    @property
+    def info_state(self) -> InfoState:
+        """The information-state tensor's layout after the observation."""
+        return self._info_state
 
     def new_initial_state(self) -> ParlourSpielState:
         return ParlourSpielState(self)
@@ -167,7 +197,7 @@ class ParlourSpielGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return ParlourObserver(self.layout, perfect_recall=recall)
+        return ParlourObserver(self._layout, self._info_state if recall else None)
 
 
 class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
@@ -175,11 +205,13 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: ParlourSpielGame) -> None:
         super().__init__(game)
-        self._shared = Shared(game.parlour, game.layout, game.options, None)
+        layout = game.layout
+        self._shared = Shared(game.parlour, layout, game.options, None)
+        self._actions = game.info_state.actions
         self._drawn: list[str] = []
         self._redeal: tuple[str, ...] = ()
         self._redealt: list[str] = []
-        self._trail = Trail([], [[] for _ in range(game.layout.players)])
+        self._trail = Trail([], [[] for _ in range(layout.players)])
 
     @property
     def _parlour(self) -> Game:
@@ -205,6 +237,11 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
     def parlour_state(self) -> State | None:
         """The Parlour state (hidden cards included), ``None`` while the deal is dealt."""
         return self._state
+
+    @property
+    def moves(self) -> tuple[tuple[int, int], ...]:
+        """Every player action so far, oldest first, as (seat, action id)."""
+        return tuple(divmod(code, self._actions) for code in self._trail.moves)
 
     # -- whose node ---------------------------------------------------------------------------
 
@@ -252,6 +289,9 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
                 self._state = self._layout.redeal(self._state, self._redealt)
                 self._redeal, self._redealt = (), []
         else:
+            mover = self._state.to_move
+            assert mover is not None
+            self._trail.moves.append(mover * self._actions + action)
             self._enter(self._state.apply_id(action))
 
     def _enter(self, state: State) -> None:
@@ -276,7 +316,7 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         if self._state is None:
             return "dealing: " + " ".join(self._drawn)
-        text = json.dumps(self._state.to_json(), sort_keys=True, ensure_ascii=False)
+        text = self._shared.text(None)
         if self._redeal:
             text += "\nrestock dealt: " + " ".join(self._redealt)
         return text
@@ -295,39 +335,49 @@ class ParlourSpielState(pyspiel.State):  # type: ignore[misc]
         clone._trail = self._trail.resampled(player_id)
         return clone
 
+    # -- tensors --------------------------------------------------------------------------------
+
+    def _seat(self, player: int | None) -> int:
+        """``player``, or the player to move for ``None``, checked as OpenSpiel checks it."""
+        seat = self.current_player() if player is None else player
+        if not 0 <= seat < self._layout.players:
+            raise pyspiel.SpielError(f"player must be 0 to {self._layout.players - 1}, got {seat}")
+        return seat
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """OpenSpiel's ``observation_tensor``, answered here: OpenSpiel's own answer for a
+        Python game makes an initial state and an observation of it first, to learn the
+        size, on every call. The same values; C++ callers get them through the observer."""
+        return self._shared.observe(self._seat(player)).listed()
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """OpenSpiel's ``information_state_tensor``, answered here (as
+        :meth:`observation_tensor`)."""
+        layout: InfoState = self.get_game().info_state
+        return layout.listed(self._shared.observe(self._seat(player)), self._trail.moves)
+
     # -- for the observer -----------------------------------------------------------------------
 
     def observation_of(self, player: int) -> Observation:
-        if self._state is None:
-            return np.zeros(self._layout.size, dtype=np.float32)
-        return self._layout.observe(self._state.view(player))
+        """The observation tensor of ``player``."""
+        return self._shared.observe(player).dense()
+
+    def write_observation(self, tensor: Observation, player: int) -> None:
+        """``player``'s observation tensor, into the first entries of ``tensor``."""
+        self._shared.observe(player).write(tensor)
+
+    def write_info_state(self, tensor: Observation, player: int, layout: InfoState) -> None:
+        """``player``'s information-state tensor (the module docstring), into ``tensor``."""
+        self.write_observation(tensor, player)
+        layout.write(tensor, self._trail.moves)
 
     def view_string(self, player: int) -> str:
         if self._state is None:
             return f"Player {player + 1}: the cards are being dealt"
-        return json.dumps(self._state.view(player).to_json(), sort_keys=True, ensure_ascii=False)
+        return self._shared.text(player)
 
     def history_string(self, player: int) -> str:
         return "\n".join(self._trail.lines(player))
-
-
-class ParlourObserver:
-    """OpenSpiel's Python observer: the observation features as the tensor, the view (after
-    the log, for perfect recall) as the string."""
-
-    def __init__(self, layout: Layout, *, perfect_recall: bool) -> None:
-        self.tensor: Observation = np.zeros(layout.size, dtype=np.float32)
-        self.dict = {"observation": self.tensor}
-        self.perfect_recall = perfect_recall
-
-    def set_from(self, state: ParlourSpielState, player: int) -> None:
-        self.tensor[:] = state.observation_of(player)
-
-    def string_from(self, state: ParlourSpielState, player: int) -> str:
-        view = state.view_string(player)
-        if not self.perfect_recall:
-            return view
-        return f"{state.history_string(player)}\n{view}"
 
 
 def _register() -> tuple[str, ...]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from parlour.adapters.features import Blocks, Observation
+from parlour.adapters.features import Blocks, Sparse, SparseEncoded
 from parlour.cards import deck52
 from parlour.core.game import JSON, State, View
 from parlour.core.options import OptionValue
@@ -47,7 +47,7 @@ __all__ = ["FEATURES", "CrazyEightsFeatures"]
 _DECK = tuple(str(c) for c in deck52())
 
 
-class CrazyEightsFeatures:
+class CrazyEightsFeatures(SparseEncoded):
     """The observation and chance deal in the module docstring."""
 
     env_id = "parlour/CrazyEights-v0"
@@ -55,7 +55,7 @@ class CrazyEightsFeatures:
     def size(self, players: int) -> int:
         return 217 + 55 * players
 
-    def encode(self, view: View, players: int) -> Observation:
+    def encode_sparse(self, view: View, players: int) -> Sparse:
         if not isinstance(view, C8View):
             raise TypeError(f"Crazy Eights features encode a C8View, not {type(view).__name__}")
         f = Blocks(self.size(players))
@@ -74,7 +74,7 @@ class CrazyEightsFeatures:
         f.scaled([view.plays], view.options.max_turns)
         for seat in range(players):
             f.cards(() if view.hands is None else view.hands[seat], 52)
-        return f.done()
+        return f.sparse()
 
     def deck(self, players: int) -> tuple[str, ...]:
         return _DECK

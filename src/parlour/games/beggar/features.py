@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from parlour.adapters.features import Blocks, DealtOnce, Observation
+from parlour.adapters.features import Blocks, DealtOnce, Sparse, SparseEncoded
 from parlour.cards import Card
 from parlour.core.game import JSON, View
 from parlour.core.options import OptionValue
@@ -38,7 +38,7 @@ from parlour.games.beggar.view import BeggarView
 __all__ = ["FEATURES", "BeggarFeatures"]
 
 
-class BeggarFeatures(DealtOnce):
+class BeggarFeatures(SparseEncoded, DealtOnce):
     """The observation and chance deal in the module docstring."""
 
     env_id = "parlour/Beggar-v0"
@@ -46,7 +46,7 @@ class BeggarFeatures(DealtOnce):
     def size(self, players: int) -> int:
         return 108 + 5 * players
 
-    def encode(self, view: View, players: int) -> Observation:
+    def encode_sparse(self, view: View, players: int) -> Sparse:
         if not isinstance(view, BeggarView):
             raise TypeError(f"Beggar features encode a BeggarView, not {type(view).__name__}")
         f = Blocks(self.size(players))
@@ -63,7 +63,7 @@ class BeggarFeatures(DealtOnce):
         f.flags(seat in view.out for seat in range(players))
         f.scaled([view.cards], 10000)
         f.scaled([view.tricks], 1000)
-        return f.done()
+        return f.sparse()
 
     def deal(self, players: int, drawn: Sequence[str]) -> JSON:
         return "/".join(" ".join(hand) for hand in self.hands(players, drawn))

@@ -39,9 +39,10 @@ the rules made, which they replace.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
-from parlour.adapters.features import Blocks, Observation
+from parlour.adapters.features import Blocks, Sparse, SparseEncoded
 from parlour.cards import Card, parse_card
 from parlour.core.game import JSON, State, View
 from parlour.core.options import OptionValue
@@ -52,7 +53,15 @@ from parlour.games.beor.view import BeorView
 __all__ = ["FEATURES", "BeorFeatures"]
 
 
-class BeorFeatures:
+@lru_cache(maxsize=4096)
+def _bases_of(turned: tuple[Card, ...]) -> tuple[int, int, int, int] | None:
+    """``_choose_bases`` (B2), kept: OpenSpiel asks for the chance outcomes at every card of
+    the deal, and each asks again about every card turned before it, while the choice tries
+    every order of four of them."""
+    return _choose_bases(list(turned))
+
+
+class BeorFeatures(SparseEncoded):
     """The observation and chance deal in the module docstring."""
 
     env_id = "parlour/BEOR-v0"
@@ -60,7 +69,7 @@ class BeorFeatures:
     def size(self, players: int) -> int:
         return 820 + 58 * players
 
-    def encode(self, view: View, players: int) -> Observation:
+    def encode_sparse(self, view: View, players: int) -> Sparse:
         if not isinstance(view, BeorView):
             raise TypeError(f"BEOR features encode a BeorView, not {type(view).__name__}")
         f = Blocks(self.size(players))
@@ -83,7 +92,7 @@ class BeorFeatures:
         f.cards(view.known_scrap)
         f.flags(seat in view.out for seat in range(players))
         f.scaled([view.turn], view.options.max_turns)
-        return f.done()
+        return f.sparse()
 
     def deck(self, players: int) -> tuple[str, ...]:
         """B11: two Jokers with an odd number of players."""
@@ -98,7 +107,7 @@ class BeorFeatures:
             if card.is_joker:
                 continue
             turned.append(card)
-            pick = _choose_bases(turned)
+            pick = _bases_of(tuple(turned))
             if pick is not None:
                 return [turned[j] for j in pick], list(drawn[i + 1 :])
         return None

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from parlour.adapters.features import Blocks, DealtOnce, Observation
+from parlour.adapters.features import Blocks, DealtOnce, Sparse, SparseEncoded
 from parlour.cards import Suit
 from parlour.core.game import JSON, View
 from parlour.games.death.view import DeathView
@@ -43,9 +43,29 @@ from parlour.games.death.view import DeathView
 __all__ = ["FEATURES", "DeathFeatures"]
 
 _SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+_SUIT_POSITIONS: dict[frozenset[Suit], tuple[int, ...]] = {
+    frozenset(s for i, s in enumerate(_SUITS) if bits >> i & 1): tuple(
+        i for i in range(4) if bits >> i & 1
+    )
+    for bits in range(16)
+}
+"""Each set of suits as its positions in a void-suit block (the position keeps a seat's set
+from step to step, so its hash is made once)."""
 
 
-class DeathFeatures(DealtOnce):
+class _RankPositions(dict[frozenset[int], tuple[int, ...]]):
+    """Each set of ranks (1 for A to 13 for K) as its positions in a void-rank block, made
+    once per set."""
+
+    def __missing__(self, ranks: frozenset[int]) -> tuple[int, ...]:
+        made = self[ranks] = tuple(sorted(r - 1 for r in ranks))
+        return made
+
+
+_RANK_POSITIONS = _RankPositions()
+
+
+class DeathFeatures(SparseEncoded, DealtOnce):
     """The observation and chance deal in the module docstring."""
 
     env_id = "parlour/Death-v0"
@@ -53,7 +73,7 @@ class DeathFeatures(DealtOnce):
     def size(self, players: int) -> int:
         return 212 + 78 * players
 
-    def encode(self, view: View, players: int) -> Observation:
+    def encode_sparse(self, view: View, players: int) -> Sparse:
         if not isinstance(view, DeathView):
             raise TypeError(f"Game of Death features encode a DeathView, not {type(view).__name__}")
         f = Blocks(self.size(players))
@@ -71,17 +91,14 @@ class DeathFeatures(DealtOnce):
         give = view.pending_give
         f.flags([give is not None])
         f.scaled([0 if give is None else give[1]], 20)
-        f.flags(seat in view.passed for seat in range(players))
+        f.positions(view.passed, players)
         f.seat(view.last_thrower, players)
         f.seat(view.first_out, players)
-        for suits in view.void_suits:
-            f.flags(s in suits for s in _SUITS)
-        for ranks in view.void_ranks:
-            f.flags(r in ranks for r in range(1, 14))
-        for known in view.known_in_hands:
-            f.cards(known, 52)
+        f.position_rows(map(_SUIT_POSITIONS.__getitem__, view.void_suits), 4)
+        f.position_rows(map(_RANK_POSITIONS.__getitem__, view.void_ranks), 13)
+        f.card_rows(view.known_in_hands, 52)
         f.flags([bool(pile or view.swept), view.over])
-        return f.done()
+        return f.sparse()
 
     def deal(self, players: int, drawn: Sequence[str]) -> JSON:
         return {"hands": self.hands(players, drawn)}
