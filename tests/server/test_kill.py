@@ -41,6 +41,8 @@ from parlour.games import replay_json
 from tests.server.client import WAIT, ServerProcess, create_room
 
 KILLS = 11
+FINISHED = 12
+"""Deals played to the end before the run stops (their records are replayed)."""
 QUIET_EVERY = 3
 """Every third kill is made with the rooms quiet, to compare snapshots across the restart."""
 RECONNECT = 30.0
@@ -92,6 +94,12 @@ class Run:
         self.resent = 0
         self.rejects: dict[str, int] = {}
         self.tasks: list[asyncio.Task[None]] = []
+        self.finished: set[tuple[str, int]] = set()
+        """The deals (room, deal) some client saw over."""
+
+    def acted(self) -> int:
+        """How many acts were acked so far."""
+        return sum(1 for a in self.acks.values() if a.kind == "act")
 
     def check_tasks(self) -> None:
         """Raise what failed in a client's task, if anything did."""
@@ -167,6 +175,8 @@ class Player:
             if kind == "update":
                 assert frame["v"] == self.last["v"] + 1, (self.name, self.last["v"], frame["v"])
             self.last = frame
+            if frame["over"]:
+                self.run.finished.add((self.room, frame["deal"]))
             entries = frame["log"]
             log = self.logs.get(frame["deal"]) if kind == "update" else None
             if log is None:
@@ -369,12 +379,15 @@ async def _load(run: Run, rooms: list[Room], seed: int) -> dict[str, int]:
     try:
         await _until(run, lambda: all(p.ready for r in rooms for p in r.players), "welcomes")
         for kill in range(1, KILLS + 1):
-            await asyncio.sleep(rng.uniform(0.2, 0.9))
+            # A random moment measured in play, not in seconds, so that a loaded machine plays
+            # as much between kills as a quiet one.
+            target = run.acted() + rng.randint(40, 90)
+            await _until(run, lambda t=target: run.acted() >= t, f"{target} acked acts", 120)
             if kill % QUIET_EVERY == 0:
                 repeated += await _quiet_kill(run, rooms, kill)
             else:
                 await _restart(run, rooms, kill)
-        await asyncio.sleep(0.5)
+        await _until(run, lambda: len(run.finished) >= FINISHED, f"{FINISHED} finished deals", 300)
         await _quiesce(run, rooms)
         run.stop = True
         await asyncio.wait_for(asyncio.gather(*tasks), WAIT)
@@ -462,7 +475,7 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
                 for j, t in enumerate(tokens)
             ]
             rooms.append(Room(made["room"], kinds, players))
-        figures = asyncio.run(asyncio.wait_for(_load(run, rooms, seed=12), 150))
+        figures = asyncio.run(asyncio.wait_for(_load(run, rooms, seed=12), 600))
         totals = [_check_room(run, r) for r in rooms]
     finally:
         _, err = server.stop()
@@ -474,4 +487,4 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
         f"{run.resent} acts sent again after a kill, rejects {run.rejects}"
     )
     assert "Traceback" not in err
-    assert actions >= 500 and finished >= 10 and figures["repeated"] >= 10
+    assert actions >= 500 and finished >= FINISHED and figures["repeated"] >= 10
