@@ -232,6 +232,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     if len(games) > 1:
         raise CommandError("a report covers one game and player count; these runs mix them")
     comparison = ""
+    diffs: dict[str, Any] = {}
     if len(runs) > 1:
         # Paired differences only between runs of the same deals: the same seed and agents.
         _, base_spec, base_rows, _ = runs[0]
@@ -248,7 +249,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         comparison = _comparison_html(runs[0][0], diffs) if diffs else ""
     title = f"{find_game(runs[0][1].game).title}, {runs[0][1].players} players"
     if args.html:
-        write_text_atomic(args.html, report_html(title, [r for *_, r in runs], comparison))
+        write_text_atomic(args.html, report_html(title, [r for *_, r in runs], comparison, diffs))
     if args.json:
         print_json(everything, compact=True)
     elif args.html:

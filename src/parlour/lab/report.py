@@ -1,35 +1,35 @@
 """``parlour lab report``: one self-contained HTML file of a run or a comparison.
 
-Plots are drawn with matplotlib (its ``Figure``, no GUI) and embedded as inline SVG, so the
-file opens anywhere with nothing beside it: the metrics table with intervals, the histogram of
-game lengths, the win rate of each seat with its interval (parity drawn as a line), the
-survival curve of game length when games were capped, and, for several runs of one game (a
-comparison), bars of each metric side by side.
+A designer reads it from the top: what changed (a comparison: each variant's detectable changes
+in words, and the metrics it did not change detectably) and what the baseline run found (the
+seat and position balance, how long games last, how many a cap stopped); then the plots
+(:mod:`parlour.lab.plots`, inline SVG, nothing fetched): each variant's paired differences as a
+forest plot, win rate by seat and by position with intervals, the histogram of game lengths,
+their survival curve and, for several runs, each metric of every run side by side; then the
+balance tests and the metrics table with intervals.
 """
 
 from __future__ import annotations
 
 import html
-import io
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import matplotlib
-from matplotlib.figure import Figure
-
 from parlour.core.game import JSON
+from parlour.lab import plots
+from parlour.lab.compare import CHANGED
 
-__all__ = ["ReportRun", "report_html"]
-
-COLOURS = ("#0b5cad", "#c8102e", "#17803a", "#6a1b9a", "#b35c00", "#555555")
+__all__ = ["BALANCES", "ReportRun", "report_html"]
 
 
 @dataclass(frozen=True)
 class ReportRun:
     """One run as the report draws it: its name (the variant, or the file), its spec, its
     aggregated metrics (``parlour.lab.metrics.aggregate``), each game's length, whether each
-    game ended by the rules (not by a cap) and the survival curve of length."""
+    game ended by the rules (not by a cap) and the survival curve of length when a cap stopped
+    games (else the report draws the share of games longer than each length)."""
 
     name: str
     spec: dict[str, JSON]
@@ -39,28 +39,26 @@ class ReportRun:
     survival: Sequence[tuple[float, float]]
 
 
-def _svg(fig: Any) -> str:
-    buffer = io.StringIO()
-    # Text stays text (no glyph paths): a smaller file, and no ids repeated between plots.
-    with matplotlib.rc_context({"svg.fonttype": "none"}):
-        fig.savefig(buffer, format="svg", bbox_inches="tight")
-    text = buffer.getvalue()
-    return text[text.index("<svg") :]
-
-
-def _interval(entry: Any) -> tuple[float, float, float] | None:
-    if isinstance(entry, dict) and "value" in entry and "ci95" in entry:
-        lo, hi = entry["ci95"]
-        return float(entry["value"]), float(lo), float(hi)
-    return None
+BALANCES = {
+    "seat_balance": ("seat_win_rate", "by seat", "Player {n}"),
+    "position_balance": ("position_win_rate", "by position in the order of play", "Position {n}"),
+}
+"""A balance test's key: the per-seat rate it tests, how the report says it, how it names the
+n-th seat (position 1 moves first)."""
 
 
 def _cell(entry: Any) -> str:
-    found = _interval(entry)
+    found = plots.interval(entry)
     if found is None:
         return html.escape(str(entry))
     value, lo, hi = found
     return f"{value:.4g} <small>[{lo:.4g}, {hi:.4g}]</small>"
+
+
+def _shown(entry: Any) -> bool:
+    return plots.interval(entry) is not None or (
+        isinstance(entry, list) and bool(entry) and plots.interval(entry[0]) is not None
+    )
 
 
 def _table(runs: Sequence[ReportRun]) -> str:
@@ -75,7 +73,9 @@ def _table(runs: Sequence[ReportRun]) -> str:
             if isinstance(entry, list):
                 cells.append(
                     "<td>"
-                    + "<br>".join(f"Player {i + 1}: {_cell(e)}" for i, e in enumerate(entry))
+                    + "<br>".join(
+                        f"{plots.seat_label(name, i)}: {_cell(e)}" for i, e in enumerate(entry)
+                    )
                     + "</td>"
                 )
                 unit = unit or str(entry[0].get("unit", "")) if entry else unit
@@ -97,100 +97,183 @@ def _table(runs: Sequence[ReportRun]) -> str:
     )
 
 
-def _shown(entry: Any) -> bool:
-    return _interval(entry) is not None or (
-        isinstance(entry, list) and bool(entry) and _interval(entry[0]) is not None
+# -- balance tests --------------------------------------------------------------------------
+
+
+def _tests(run: ReportRun) -> list[tuple[str, Mapping[str, Any]]]:
+    return [
+        (key, entry)
+        for key, entry in run.metrics.items()
+        if isinstance(entry, Mapping) and "p_value" in entry and "statistic" in entry
+    ]
+
+
+def _balance_words(run: ReportRun, key: str, entry: Mapping[str, Any]) -> str:
+    """One sentence on a balance test: whether the chances differ, the extremes and parity."""
+    rates_key, how, label = BALANCES.get(key, ("", key.replace("_", " "), "Player {n}"))
+    p = float(entry["p_value"])
+    rates = [plots.interval(e) for e in run.metrics.get(rates_key) or []]
+    values = [r[0] for r in rates if r is not None]
+    spread = ""
+    if len(values) >= 2:
+        low = min(range(len(values)), key=values.__getitem__)
+        high = max(range(len(values)), key=values.__getitem__)
+        spread = (
+            f": {label.format(n=low + 1)} wins {values[low]:.1%}, "
+            f"{label.format(n=high + 1)} {values[high]:.1%} (parity {1 / len(values):.1%})"
+        )
+    if p < 0.05:
+        return f"Win rates {how} differ (chi-square p = {p:.2g}){spread}."
+    return f"No evidence that win rates {how} differ (chi-square p = {p:.2g}){spread}."
+
+
+def _tests_table(runs: Sequence[ReportRun]) -> str:
+    rows = [
+        f"<tr><td>{html.escape(run.name)}</td>"
+        f"<td>{html.escape(BALANCES.get(key, ('', key))[1])}</td>"
+        f"<td>{float(entry['statistic']):.4g}</td><td>{html.escape(str(entry.get('dof', '')))}"
+        f"</td><td>{float(entry['p_value']):.3g}</td>"
+        f"<td>{html.escape(_balance_words(run, key, entry))}</td></tr>"
+        for run in runs
+        for key, entry in _tests(run)
+    ]
+    if not rows:
+        return ""
+    return (
+        "<h2>Balance tests</h2><p>Chi-square tests of equal wins (small p: the chances differ; "
+        "position 1 moves first).</p><table id=balance><thead><tr><th>run</th><th>wins</th>"
+        "<th>chi²</th><th>dof</th><th>p</th><th>reading</th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
     )
 
 
-def _lengths_plot(runs: Sequence[ReportRun]) -> str:
-    fig = Figure(figsize=(7, 3.2))
-    ax = fig.subplots()
-    units = []
-    for k, run in enumerate(runs):
-        ax.hist(run.lengths, bins=40, alpha=0.55, label=run.name, color=COLOURS[k % 6])
-        length = run.metrics.get("length")
-        unit = str(length.get("unit", "")) if isinstance(length, dict) else ""
-        if unit and unit not in units:
-            units.append(unit)
-    ax.set_xlabel(f"game length ({', '.join(units) or 'actions'})")
-    ax.set_ylabel("games")
-    ax.set_title("Game length")
-    if len(runs) > 1:
-        ax.legend()
-    return _svg(fig)
+# -- what changed, in words -------------------------------------------------------------------
 
 
-def _seats_plot(runs: Sequence[ReportRun]) -> str:
-    fig = Figure(figsize=(7, 3.2))
-    ax = fig.subplots()
-    width = 0.8 / max(1, len(runs))
-    players = 0
-    for k, run in enumerate(runs):
-        seats = run.metrics.get("seat_win_rate") or []
-        players = max(players, len(seats))
-        found = [_interval(e) for e in seats]
-        xs = [i + k * width for i in range(len(found))]
-        values = [f[0] if f else 0.0 for f in found]
-        errors = [
-            [f[0] - f[1] if f else 0.0 for f in found],
-            [f[2] - f[0] if f else 0.0 for f in found],
+def _change(name: str, item: Mapping[str, Any]) -> str:
+    value, lo, hi = plots.interval(item["difference"]) or (0.0, 0.0, 0.0)
+    unit = str(item.get("unit", ""))
+    primary = " (the primary metric)" if item.get("primary") else ""
+    return (
+        f"{name}{primary} {'rose' if value > 0 else 'fell'} by {abs(value):.3g} {unit} "
+        f"(95% interval {lo:+.3g} to {hi:+.3g})"
+    ).replace("  ", " ")
+
+
+def _variant_words(
+    variant: str, base: ReportRun, run: ReportRun | None, found: Mapping[str, Any]
+) -> str:
+    changed: list[str] = []
+    unchanged: list[str] = []
+    games = 0
+    for metric, entry in found.items():
+        items = entry if isinstance(entry, list) else [entry]
+        games = max([games, *(int(i.get("games", 0)) for i in items)])
+        moved = [(s, i) for s, i in enumerate(items) if i.get("verdict") == CHANGED]
+        if not moved:
+            unchanged.append(metric)
+        elif not isinstance(entry, list):
+            changed.append(_change(metric, entry))
+        elif len(moved) == len(items) and len({_sign(i) for _, i in moved}) == 1:
+            sizes = sorted(abs(_value(i)) for _, i in moved)
+            every = "at every position" if metric.startswith("position_") else "for every player"
+            unit = str(items[0].get("unit", ""))
+            changed.append(
+                f"{metric} {'rose' if _sign(items[0]) > 0 else 'fell'} {every} "
+                f"(by {sizes[0]:.3g} to {sizes[-1]:.3g} {unit})".replace(" )", ")")
+            )
+        else:
+            changed += [_change(f"{metric} of {plots.seat_label(metric, s)}", i) for s, i in moved]
+    options = {}
+    if run is not None:
+        mine, theirs = run.spec.get("options") or {}, base.spec.get("options") or {}
+        if isinstance(mine, dict) and isinstance(theirs, dict):
+            options = {k: v for k, v in mine.items() if theirs.get(k) != v}
+    rules = f" ({', '.join(f'{k}={_text(v)}' for k, v in options.items())})" if options else ""
+    head = f"<b>{html.escape(variant)}</b>{html.escape(rules)} against {html.escape(base.name)}"
+    head += f", on the same {games} deals: "
+    said = (
+        "; ".join(changed) + "." if changed else f"no metric changed detectably at {games} games."
+    )
+    rest = f" No detectable change in {', '.join(unchanged)}." if changed and unchanged else ""
+    return head + html.escape(said + rest)
+
+
+def _text(value: Any) -> str:
+    """An option's value as the command line writes it (true, not True)."""
+    return json.dumps(value) if isinstance(value, bool) or value is None else str(value)
+
+
+def _value(item: Mapping[str, Any]) -> float:
+    return (plots.interval(item["difference"]) or (0.0, 0.0, 0.0))[0]
+
+
+def _sign(item: Mapping[str, Any]) -> int:
+    value = _value(item)
+    return (value > 0) - (value < 0)
+
+
+def _run_words(run: ReportRun) -> list[str]:
+    said = [_balance_words(run, key, entry) for key, entry in _tests(run)]
+    length = run.metrics.get("length")
+    summary = length.get("summary") if isinstance(length, Mapping) else None
+    if isinstance(summary, Mapping) and {"median", "p10", "p90"} <= set(summary):
+        unit = str(length.get("unit", "")) if isinstance(length, Mapping) else ""
+        said.append(
+            f"Half the games last {summary['median']:g} {unit} or fewer; 10% end within "
+            f"{summary['p10']:g} and 10% last over {summary['p90']:g}."
+        )
+    capped = sum(not e for e in run.ended)
+    if capped:
+        said.append(
+            f"A cap stopped {capped} of {len(run.ended)} games ({capped / len(run.ended):.1%}) "
+            "before their end."
+        )
+    return [html.escape(s) for s in said]
+
+
+def _glance(runs: Sequence[ReportRun], differences: Mapping[str, Mapping[str, Any]]) -> str:
+    base = runs[0]
+    named = {r.name: r for r in runs}
+    parts = []
+    if differences:
+        items = [
+            _variant_words(variant, base, named.get(variant), found)
+            for variant, found in differences.items()
         ]
-        ax.bar(xs, values, width, yerr=errors, capsize=4, label=run.name, color=COLOURS[k % 6])
-    if players:
-        ax.axhline(1 / players, color="#333", linestyle="--", linewidth=1, label="parity")
-        ax.set_xticks([i + width * (len(runs) - 1) / 2 for i in range(players)])
-        ax.set_xticklabels([f"Player {i + 1}" for i in range(players)])
-    ax.set_ylabel("win rate (95% interval)")
-    ax.set_title("Win rate by seat")
-    ax.legend()
-    return _svg(fig)
+        parts.append(
+            "<section id=glance><h2>What changed</h2><ul>"
+            + "".join(f"<li>{i}</li>" for i in items)
+            + "</ul>"
+        )
+        parts.append(f"<p>The baseline, {html.escape(base.name)}:</p>")
+    else:
+        parts.append("<section id=glance><h2>At a glance</h2>")
+    parts.append("<ul>" + "".join(f"<li>{s}</li>" for s in _run_words(base)) + "</ul></section>")
+    return "".join(parts)
 
 
-def _survival_plot(runs: Sequence[ReportRun]) -> str | None:
-    if all(all(r.ended) for r in runs):
-        return None
-    fig = Figure(figsize=(7, 3.2))
-    ax = fig.subplots()
-    for k, run in enumerate(runs):
-        if run.survival:
-            xs = [0.0] + [float(x) for x, _ in run.survival]
-            ys = [1.0] + [float(y) for _, y in run.survival]
-            ax.step(xs, ys, where="post", label=run.name, color=COLOURS[k % 6])
-    ax.set_xlabel("game length")
-    ax.set_ylabel("games still running")
-    ax.set_title("Survival of game length (capped games counted as still running)")
-    ax.legend()
-    return _svg(fig)
+# -- the page ---------------------------------------------------------------------------------
 
 
-def _compare_plot(runs: Sequence[ReportRun]) -> str | None:
-    if len(runs) < 2:
-        return None
-    names = sorted(k for k in runs[0].metrics if all(_interval(r.metrics.get(k)) for r in runs))
-    if not names:
-        return None
-    fig = Figure(figsize=(7, 1.3 * len(names) + 0.6))
-    axes = fig.subplots(len(names), 1, squeeze=False)
-    for ax, name in zip(axes[:, 0], names, strict=True):
-        found = [_interval(r.metrics[name]) for r in runs]
-        values = [f[0] for f in found if f]
-        errors = [[f[0] - f[1] for f in found if f], [f[2] - f[0] for f in found if f]]
-        ax.barh(
-            range(len(runs)), values, xerr=errors, capsize=3,
-            color=[COLOURS[k % 6] for k in range(len(runs))],
-        )  # fmt: skip
-        ax.set_yticks(range(len(runs)))
-        ax.set_yticklabels([r.name for r in runs])
-        ax.set_title(name, fontsize=9, loc="left")
-    fig.tight_layout()
-    return _svg(fig)
+def _figure(plot: str, heading: str, svg: str | None) -> list[str]:
+    if svg is None:
+        return []
+    return [f"<h2>{html.escape(heading)}</h2><figure class=plot data-plot={plot}>{svg}</figure>"]
 
 
-def report_html(title: str, runs: Sequence[ReportRun], comparison: str = "") -> str:
-    """The report as one HTML document (``comparison``: an HTML table of paired differences,
-    for a comparison)."""
+def report_html(
+    title: str,
+    runs: Sequence[ReportRun],
+    comparison: str = "",
+    differences: Mapping[str, Mapping[str, Any]] | None = None,
+) -> str:
+    """The report as one HTML document. ``differences``: each variant's paired differences
+    from the first run (``parlour.lab.compare.compare``, by the variant's run name), drawn as
+    forest plots and said in words; ``comparison``: their HTML table."""
     spec = runs[0].spec
+    differences = differences or {}
     parts = [
         f"<h1>{html.escape(title)}</h1>",
         "<p>"
@@ -200,24 +283,31 @@ def report_html(title: str, runs: Sequence[ReportRun], comparison: str = "") -> 
             f"seed {spec.get('seed')}"
         )
         + "</p>",
+        _glance(runs, differences),
+    ]
+    for i, (variant, found) in enumerate(differences.items()):
+        parts += _figure(
+            f"forest-{i}",
+            f"Paired differences: {variant}",
+            plots.forest_plot(variant, runs[0].name, found, f"forest-{i}"),
+        )
+    for rates, how, label in BALANCES.values():
+        plot = rates.removesuffix("_win_rate")
+        drawn = plots.rates_plot(runs, rates, plot, f"Win rate {how}", label)
+        parts += _figure(plot, f"Win rate {how}", drawn)
+    parts += _figure("lengths", "Game length", plots.lengths_plot(runs))
+    parts += _figure("survival", "Survival of game length", plots.survival_plot(runs))
+    parts += _figure("variants", "The variants side by side", plots.variants_plot(runs))
+    parts += [
+        _tests_table(runs),
         "<h2>Metrics (value [95% interval])</h2>",
         _table(runs),
         comparison,
-        "<h2>Win rate by seat</h2>",
-        _seats_plot(runs),
-        "<h2>Game length</h2>",
-        _lengths_plot(runs),
     ]
-    survival = _survival_plot(runs)
-    if survival:
-        parts += ["<h2>Survival</h2>", survival]
-    compare = _compare_plot(runs)
-    if compare:
-        parts += ["<h2>The variants side by side</h2>", compare]
     style = (
         "body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem}"
         "table{border-collapse:collapse}th,td{border:1px solid #bbb;padding:.2rem .5rem;"
-        "text-align:left;vertical-align:top}svg{max-width:100%;height:auto}"
+        "text-align:left;vertical-align:top}svg{max-width:100%;height:auto}figure{margin:0}"
     )
     return (
         f"<!doctype html><html lang=en><meta charset=utf-8><title>{html.escape(title)}</title>"
