@@ -51,10 +51,19 @@ chromium:
 docs: $(DEV_STAMP)
 	$(BIN)/mkdocs build --strict --quiet
 
-test: $(DEV_STAMP) postgres chromium docs
+# Ruff first (seconds); then the type check and the docs build run beside the tests, which
+# leave part of the cores idle while they wait on servers, Chromium and terminals. Their output
+# follows the tests'; any of the three failing fails `make test`.
+test: $(DEV_STAMP) postgres chromium
 	$(BIN)/ruff check src tests benchmarks $(EXAMPLE)
-	$(BIN)/mypy --strict
-	$(BIN)/python -m pytest
+	@mkdir -p build; \
+	$(BIN)/mypy --strict > build/mypy.log 2>&1 & mypy=$$!; \
+	$(BIN)/mkdocs build --strict --quiet > build/docs.log 2>&1 & docs=$$!; \
+	$(BIN)/python -m pytest; tests=$$?; \
+	wait $$mypy; typed=$$?; wait $$docs; built=$$?; \
+	echo "mypy --strict: $$(cat build/mypy.log)"; \
+	if [ $$built = 0 ]; then echo "docs: built into site/"; else cat build/docs.log; fi; \
+	[ $$tests = 0 ] && [ $$typed = 0 ] && [ $$built = 0 ]
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_beggar.py
