@@ -258,9 +258,10 @@ class TestAGameWithoutFigures:
     def test_its_rows_hold_the_generic_figures(self, bare: str) -> None:
         row = game_figures(random_game(bare, 3, 4, {"max_turns": 30}))
         assert set(row) == {
-            "game", "players", "result", "winners", "win_shares", "length", "lead_changes",
-            "decided_at", "ended",
+            "game", "players", "result", "winners", "win_shares", "first", "length",
+            "lead_changes", "decided_at", "ended", "position_win_shares",
         }  # fmt: skip
+        assert row["first"] == 0  # the seat to move at the deal
         assert row["lead_changes"] is None and row["decided_at"] is None
         assert row["ended"] is True and row["game"] == bare
         with pytest.raises(ValueError, match="no standings"):
@@ -270,7 +271,9 @@ class TestAGameWithoutFigures:
         assert specs_for(bare) == METRICS
         rows = [game_figures(random_game(bare, 2, s, {"max_turns": 30})) for s in range(5)]
         found = aggregate(bare, 2, rows)
-        assert set(found) == {"seat_win_rate", "length", "seat_balance"}
+        assert set(found) == {
+            "seat_win_rate", "position_win_rate", "length", "seat_balance", "position_balance"
+        }  # fmt: skip
         assert found["length"]["unit"] == "actions" and found["length"]["games"] == 5
 
     def test_its_lab_run_plays_through_the_agents(self, bare: str, tmp_path: Any) -> None:
@@ -296,7 +299,9 @@ class TestAGameWithoutFigures:
             end = replay(Record.from_json(row["record"]), game)[-1]
             assert list(end.outcome.winners) == row["figures"]["winners"]  # type: ignore[union-attr]
         found = aggregate("beggar", 2, [r["figures"] for r in rows])
-        assert set(found) == {"seat_win_rate", "length", "seat_balance"}
+        assert set(found) == {
+            "seat_win_rate", "position_win_rate", "length", "seat_balance", "position_balance"
+        }  # fmt: skip
 
 
 class TestAGameWithFigures:
@@ -313,7 +318,7 @@ class TestAGameWithFigures:
         )
         specs = specs_for("beor")
         assert [s.name for s in specs] == [*(s.name for s in METRICS), "extra"]
-        assert specs[1] is own
+        assert specs[[s.name for s in METRICS].index("length")] is own
 
     def test_figures_that_are_not_game_figures_are_refused(
         self, monkeypatch: pytest.MonkeyPatch

@@ -46,6 +46,8 @@ class TestRulesEngine:
             "result": "win",
             "winners": [0],
             "win_shares": [1.0, 0.0],
+            "first": 0,  # seat 0 leads (M7)
+            "position_win_shares": [1.0, 0.0],
             "length": 34,
             "cards": 34,
             "tricks": 8,

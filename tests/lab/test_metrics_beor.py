@@ -69,6 +69,8 @@ class TestStuckLoss:
             "result": "win",
             "winners": [0],
             "win_shares": [1.0, 0.0],
+            "first": 0,  # seat 0 plays first (B3)
+            "position_win_shares": [1.0, 0.0],
             "length": 19,
             "ended": True,
             "stuck_losses": 1,
@@ -119,6 +121,8 @@ class TestTurnCapDraw:
             "result": "draw",
             "winners": [],
             "win_shares": [0.0] * 5,
+            "first": 0,
+            "position_win_shares": [0.0] * 5,
             "length": 20,
             "ended": False,
             "stuck_losses": 0,

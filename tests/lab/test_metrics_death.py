@@ -73,6 +73,9 @@ class TestAHandPlayedGame:
             "result": "end",
             "winners": [1],  # the fewest drinks, 1 (G12)
             "win_shares": [0.0, 1.0] + [0.0] * 8,
+            "first": 2,  # the holder of 2D threw first (G1)
+            # seat 1 sits at position 9, the last to throw after seat 2
+            "position_win_shares": [0.0] * 9 + [1.0],
             "length": 17,
             "ended": True,
             "drinks_taken": DRINKS,

@@ -69,12 +69,20 @@ class Played:
     actions: tuple[str, ...]
     decisions: tuple[int, ...]
     seconds: tuple[float, ...]
+    deal_number: int | None = None
+    """The deal of a match it was (dealt by ``Game.match_deal`` from ``seed``), or None."""
 
     def record(self, options: Mapping[str, object] | None = None) -> Record:
         """The game's record (``options``: those the game was played with)."""
         state = self.state
         return Record(
-            state.game.name, state.players, self.seed, dict(options or {}), None, self.actions
+            state.game.name,
+            state.players,
+            self.seed,
+            dict(options or {}),
+            None,
+            self.actions,
+            deal_number=self.deal_number,
         )
 
 
@@ -85,14 +93,20 @@ def play_to_end(
     seed: int,
     index: int,
     options: Mapping[str, object] | None = None,
+    match: bool = False,
 ) -> Played:
-    """Game ``index`` of a run of ``seed``: dealt from ``derive_seed(seed, "game", index)``, seat
-    ``s`` played by agent ``(s + index) mod k`` with its own generator."""
+    """Game ``index`` of a run of ``seed``: dealt from ``derive_seed(seed, "game", index)`` (or,
+    with ``match``, deal ``index`` of a match of ``seed``: ``game.match_deal``, the dealer moving
+    one seat each deal), seat ``s`` played by agent ``(s + index) mod k`` with its own
+    generator."""
     game = find_game(game_name)
     agents = [make_agent(spec, game) for spec in specs]
     plan = seat_plan(index, players, len(specs))
-    game_seed = derive_seed(seed, "game", index)
-    state = game.new(players, game_seed, options)
+    game_seed = seed if match else derive_seed(seed, "game", index)
+    deal = game.match_deal(players, seed, index) if match else None
+    if match and deal is None:  # every game of its matches would be the same deal
+        raise InvalidOption(f"{game.title} deals no match: no dealer moves between its deals")
+    state = game.new(players, game_seed, options, deal)
     rngs = [random.Random(derive_seed(seed, "agent", index, s)) for s in range(players)]
     decisions = [0] * len(specs)
     seconds = [0.0] * len(specs)
@@ -107,7 +121,8 @@ def play_to_end(
         decisions[who] += 1
         state = state.apply(action)
         actions.append(str(action))
-    return Played(state, plan, game_seed, tuple(actions), tuple(decisions), tuple(seconds))
+    number = index if match else None
+    return Played(state, plan, game_seed, tuple(actions), tuple(decisions), tuple(seconds), number)
 
 
 def play_game(

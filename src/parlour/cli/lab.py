@@ -54,7 +54,9 @@ def _spec(
         seed = fresh_seed() if args.seed is None else args.seed
     given = parse_option_pairs(args.options) if options is None else options
     engine = args.engine or ""
-    return RunSpec(game.name, args.players, agents, args.games, seed, given, engine).checked()
+    return RunSpec(
+        game.name, args.players, agents, args.games, seed, given, engine, args.dealer
+    ).checked()
 
 
 def _play(args: argparse.Namespace, spec: Any, out: Path, variant: str, label: str) -> list[Any]:
@@ -83,6 +85,7 @@ def _summary(spec: Any, backend: str, rows: list[Any]) -> dict[str, Any]:
         "seed": spec.seed,
         "backend": backend,
         "engine": spec.engine,
+        "dealer": spec.dealer,
         "agents": list(spec.agents),
         "options": spec.options,
         "metrics": _from_file(lambda: aggregate(spec.game, spec.players, figures_of(rows))),
@@ -185,8 +188,12 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 def _entries(metric: str, entry: Any) -> list[tuple[str, Any]]:
     if isinstance(entry, list):
-        return [(f"{metric} (Player {seat + 1})", item) for seat, item in enumerate(entry)]
+        return [(f"{metric} ({_who(metric, seat)})", item) for seat, item in enumerate(entry)]
     return [(metric, entry)]
+
+
+def _who(metric: str, index: int) -> str:  # Player N, or position N (1 moved first)
+    return f"position {index + 1}" if metric.startswith("position_") else f"Player {index + 1}"
 
 
 def _options_text(options: dict[str, str], base: dict[str, str]) -> str:
@@ -292,7 +299,7 @@ def _metrics_table(metrics: dict[str, Any], title: str = "Metrics") -> RichTable
     for name, entry in metrics.items():
         if isinstance(entry, list):
             for seat, item in enumerate(entry):
-                table.add_row(f"{name} (Player {seat + 1})", *_cells(item))
+                table.add_row(f"{name} ({_who(name, seat)})", *_cells(item))
         elif isinstance(entry, dict) and "value" in entry:
             table.add_row(name, *_cells(entry))
         elif isinstance(entry, dict) and "p_value" in entry:
@@ -329,6 +336,13 @@ def register(sub: Any, formatter: type[argparse.HelpFormatter]) -> None:
         p.add_argument("--backend", choices=("local", "dask"), default="local", help="where")
         p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler, tcp://HOST:PORT")
         p.add_argument("--workers", type=workers_arg, help="processes (default: all cores)")
+        p.add_argument(
+            "--dealer",
+            choices=("fixed", "rotate"),
+            default="fixed",
+            help="fixed: every game dealt from seat 0; rotate: a match, the dealer moving one "
+            "seat each game (for games whose matches move the dealer)",
+        )
         p.add_argument(
             "--engine",
             choices=("fast", "python"),

@@ -44,8 +44,8 @@ def parse_variant(text: str) -> tuple[str, dict[str, str]]:
 def _values(rows: Sequence[Mapping[str, Any]], key: str, seat: int | None) -> dict[int, float]:
     out: dict[int, float] = {}
     for row in rows:
-        value = row["figures"][key]
-        if seat is not None:
+        value = row["figures"].get(key)  # None: undefined, or a row of an older lab
+        if seat is not None and value is not None:
             value = value[seat]
         if value is not None:
             out[int(row["index"])] = float(value)

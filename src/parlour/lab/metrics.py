@@ -16,6 +16,14 @@ figures give no standings has no lead figures.
 led alone for good (:func:`parlour.lab.stats.decided_at`) divided by the game's steps: 0 when
 he led from the deal on, 1 when only the last step made him leader. A game without a sole
 winner (a draw, a loop, a shared win) has no ``decided_at``.
+
+Seats and positions. A seat is where a player sits (seat 0 left of the dealer, RULINGS
+"Common"); his position is his place in the turn order: position 0 is the seat that moved first
+and the others follow clockwise, so seat ``s`` is at position ``(s - first) % players``. The
+game says who moves first: its reading's figure ``first``, else the seat to move at the deal
+(0 for a game over at the deal). A game may deal its seats unequally (more cards to the first
+seats dealt) and start elsewhere than seat 0 (the holder of a given card), so win rates and
+balance are given both by seat and by position (``position_win_rate``, ``position_balance``).
 """
 
 from __future__ import annotations
@@ -37,17 +45,28 @@ __all__ = [
     "game_figures",
     "leader",
     "leaders",
+    "position",
     "specs_for",
+    "with_positions",
 ]
 
 GAMES_DONE = "share of games"
 METRICS: tuple[MetricSpec, ...] = (
     MetricSpec(
         "seat_win_rate", GAMES_DONE, "rate",
-        "The share of games each seat won, a win shared by k seats counting 1/k to each; seat 0 "
-        "moves first, so its rate above 1/players is the first-player advantage.",
+        "The share of games each seat won, a win shared by k seats counting 1/k to each; a seat "
+        "is where a player sits, dealt his cards in the same order every game (with a fixed "
+        "dealer), which is not always the order of play.",
         per_seat=True,
         figure="win_shares",
+    ),
+    MetricSpec(
+        "position_win_rate", GAMES_DONE, "rate",
+        "The share of games won by the player at each position of the turn order (first the "
+        "player who moved first, as the game says who, then clockwise), a shared win counting "
+        "1/k; the first position's rate above 1/players is the first-player advantage.",
+        per_seat=True,
+        figure="position_win_shares",
     ),
     MetricSpec(
         "length", "actions", "summary",
@@ -118,12 +137,57 @@ def leaders(state: State) -> list[int | None]:
     return [leader(standing) for standing in standings]
 
 
+def _first_to_move(state: State) -> int:
+    """The seat to move at the deal of ``state``'s game (0 when the game was over at the deal):
+    who moved first, unless the game's reading says otherwise."""
+    root = state
+    while root.previous is not None:
+        root = root.previous
+    return 0 if root.to_move is None else root.to_move
+
+
+def position(seat: int, first: int, players: int) -> int:
+    """The position of ``seat`` in the turn order when seat ``first`` moved first (position 0)
+    and play goes clockwise."""
+    return (seat - first) % players
+
+
+def with_positions(figures: Mapping[str, JSON]) -> dict[str, JSON]:
+    """A game's row with ``position_win_shares`` (the ``win_shares`` in the order of play,
+    position 0 first), worked out from its ``first`` and ``win_shares`` (rows of a compiled
+    kernel need carry only ``first``); None when the row has no ``first`` (a game stored by an
+    older lab), which leaves the game out of the position figures.
+
+    Raises:
+        ValueError: ``first`` is not a seat of the row's players, or ``win_shares`` is not
+            a list of one a seat.
+    """
+    row = dict(figures)
+    first, shares, players = row.get("first"), row.get("win_shares"), row.get("players")
+    if first is None:
+        row["position_win_shares"] = None
+        return row
+    if (
+        not isinstance(players, int)
+        or not isinstance(first, int)
+        or isinstance(first, bool)
+        or not 0 <= first < players
+    ):
+        raise ValueError(f"figure 'first' is {quote(first)}, not a seat of {quote(players)}")
+    if not isinstance(shares, list) or len(shares) != players:
+        raise ValueError("figure 'win_shares' is not a list of one a seat")
+    row["position_win_shares"] = [shares[(p + first) % players] for p in range(players)]
+    return row
+
+
 def game_figures(state: State) -> dict[str, JSON]:
     """The raw figures of one finished game, as JSON: ``game``, ``players``, ``result``,
-    ``winners``, ``win_shares`` (1/k to each of k winners), ``length`` (player actions),
-    ``lead_changes``, ``decided_at`` (None without a sole winner, and both None when the game's
-    figures give no standings), then the game's own figures (its ``FIGURES``' reading), and
-    ``ended`` (false when a cap rather than the rules stopped it; true unless the reading says).
+    ``winners``, ``win_shares`` (1/k to each of k winners), ``first`` (the seat that moved
+    first, at position 0), ``length`` (player actions), ``lead_changes``, ``decided_at``
+    (None without a sole winner, and both None when the game's figures give no standings),
+    then the game's own figures (its ``FIGURES``' reading; it may say who is ``first``),
+    ``ended`` (false when a cap rather than the rules stopped it; true unless the reading says)
+    and ``position_win_shares`` (the win shares by position: :func:`with_positions`).
 
     Raises:
         ValueError: the game is not over, or its accounting fails a check of its reading.
@@ -146,6 +210,7 @@ def game_figures(state: State) -> dict[str, JSON]:
         "result": outcome.result,
         "winners": winners,
         "win_shares": [1 / len(winners) if s in winners else 0.0 for s in range(state.players)],
+        "first": _first_to_move(state),
         "length": sum(entry.kind == "action" for entry in log),
         "lead_changes": stats.lead_changes(led) if led else None,
         "decided_at": decided,
@@ -153,7 +218,7 @@ def game_figures(state: State) -> dict[str, JSON]:
     }
     if "ended" not in row:
         row["ended"] = True
-    return row
+    return with_positions(row)
 
 
 # -- many games -------------------------------------------------------------------------------
@@ -166,8 +231,10 @@ def aggregate(game: str, players: int, rows: Sequence[Mapping[str, JSON]]) -> di
     counts the games that define it; ``length`` adds ``summary`` (count, mean, sd, min, p10,
     p25, median, p75, p90, max) and, when a cap stopped some game, ``survival`` (``[length,
     share of games still running]`` pairs, Kaplan-Meier); ``seat_balance`` is the chi-square
-    test of equal wins by seat, ``{"statistic", "dof", "p_value"}``. A metric that no game
-    defines (the lead figures of games played without history) is left out.
+    test of equal wins by seat, ``{"statistic", "dof", "p_value", "games"}``, and
+    ``position_balance`` the same test by position in the turn order (the module docstring).
+    A metric that no game defines (the lead figures of games played without history, the
+    positions of games stored without ``first``) is left out.
 
     Raises:
         InvalidOption: no game has that name.
@@ -184,6 +251,7 @@ def aggregate(game: str, players: int, rows: Sequence[Mapping[str, JSON]]) -> di
                 f"for {quote(row.get('players'))} "
                 f"players, not of {quote(name)} for {players}"
             )
+    rows = [_placed(number, row) for number, row in enumerate(rows)]
     found: dict[str, JSON] = {}
     for spec in specs_for(name):
         if spec.per_seat:
@@ -192,14 +260,32 @@ def aggregate(game: str, players: int, rows: Sequence[Mapping[str, JSON]]) -> di
                 found[spec.name] = seats
         elif (entry := _estimate(spec, rows, None)) is not None:
             found[spec.name] = entry
-    wins = [sum(_numbers(rows, "win_shares", seat)) for seat in range(players)]
+    found["seat_balance"] = _balance(rows, "win_shares", players)
+    placed = [row for row in rows if row["position_win_shares"] is not None]
+    if placed:
+        found["position_balance"] = _balance(placed, "position_win_shares", players)
+    return found
+
+
+def _placed(number: int, row: Mapping[str, JSON]) -> dict[str, JSON]:
+    """Row ``number`` :func:`with_positions`, a refusal naming it."""
+    try:
+        return with_positions(row)
+    except ValueError as err:
+        raise ValueError(f"row {number}: {err}") from None
+
+
+def _balance(rows: Sequence[Mapping[str, JSON]], key: str, players: int) -> dict[str, JSON]:
+    """The chi-square test of equal wins (figure ``key``, one a seat or position) over
+    ``rows``, with the number of games it rests on."""
+    wins = [sum(_numbers(rows, key, seat)) for seat in range(players)]
     balance = stats.seat_balance(wins, len(rows))
-    found["seat_balance"] = {
+    return {
         "statistic": _round(balance.statistic),
         "dof": balance.dof,
         "p_value": _round(balance.p_value),
+        "games": len(rows),
     }
-    return found
 
 
 def _round(x: float) -> float:
@@ -213,12 +299,14 @@ def _numbers(rows: Sequence[Mapping[str, JSON]], key: str, seat: int | None) -> 
         if key not in row:
             raise ValueError(f"row {number} has no figure {quote(key)}")
         value = row[key]
+        if value is None:  # undefined for this game (per-seat figures too)
+            continue
         if seat is not None:
             if not isinstance(value, list) or len(value) <= seat:
                 raise ValueError(f"row {number}: figure {quote(key)} is not a list of one a seat")
             value = value[seat]
-        if value is None:
-            continue
+            if value is None:
+                continue
         if isinstance(value, str) or not isinstance(value, int | float):
             raise ValueError(f"row {number}: figure {quote(key)} is {quote(value)}, not a number")
         values.append(float(value))

@@ -1,7 +1,8 @@
 """``parlour lab run``: many seeded games, their figures stored batch by batch in SQLite.
 
 Game ``i`` of a run is the arena's game ``i`` (:func:`parlour.bots.arena.play_to_end`): dealt
-from ``derive_seed(seed, "game", i)``, seats rotating over the agents, each seat with its own
+from ``derive_seed(seed, "game", i)`` (with a rotating dealer, deal ``i`` of a match of the
+seed: :attr:`RunSpec.dealer`), seats rotating over the agents, each seat with its own
 generator; so a game's figures depend only on the run's settings and ``i``, never on which
 worker played it, how many there were, or the backend. A run's file holds its settings and one
 row a game; a run that stops (Ctrl-C, a kill) resumes with the games it lacks, and a file made
@@ -55,7 +56,15 @@ def play_batch(spec_json: str, indices: Sequence[int]) -> list[tuple[int, str]]:
     rows = []
     for i in indices:
         if spec.agents:
-            played = play_to_end(spec.game, spec.players, spec.agents, spec.seed, i, spec.options)
+            played = play_to_end(
+                spec.game,
+                spec.players,
+                spec.agents,
+                spec.seed,
+                i,
+                spec.options,
+                match=spec.dealer == "rotate",
+            )
         else:
             played = _play_alone(spec, i)
         row = {
@@ -70,15 +79,23 @@ def play_batch(spec_json: str, indices: Sequence[int]) -> list[tuple[int, str]]:
 
 def _play_alone(spec: RunSpec, index: int) -> Played:
     """Game ``index`` of a run of a game without decisions (and without a batch player of its
-    own): dealt as the arena deals it, each turn's one legal action played."""
-    seed = derive_seed(spec.seed, "game", index)
-    state = find_game(spec.game).new(spec.players, seed, spec.options)
+    own): dealt as the arena deals it (with a rotating dealer, deal ``index`` of a match of the
+    run's seed), each turn's one legal action played."""
+    game = find_game(spec.game)
+    if spec.dealer == "rotate":
+        seed, number = spec.seed, index
+        state = game.new(
+            spec.players, seed, spec.options, game.match_deal(spec.players, seed, index)
+        )
+    else:
+        seed, number = derive_seed(spec.seed, "game", index), None
+        state = game.new(spec.players, seed, spec.options)
     actions: list[str] = []
     while not state.is_over:
         action = state.legal_actions()[0]
         state = state.apply(action)
         actions.append(str(action))
-    return Played(state, (), seed, tuple(actions), (), ())
+    return Played(state, (), seed, tuple(actions), (), (), number)
 
 
 class RunStore:

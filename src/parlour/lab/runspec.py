@@ -16,7 +16,7 @@ from parlour.errors import InvalidOption
 from parlour.games import find_game
 from parlour.lab.engines import resolve_engine
 
-__all__ = ["MAX_FIGURE", "MAX_GAMES", "RunSpec", "check_row", "load_json"]
+__all__ = ["DEALERS", "MAX_FIGURE", "MAX_GAMES", "RunSpec", "check_row", "load_json"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,11 @@ class RunSpec:
     engine: str = ""
     """``fast`` (the game's compiled kernel) or ``python`` (the rules engine); ``""``: the
     default, resolved by :meth:`checked` (:func:`parlour.lab.engines.resolve_engine`)."""
+    dealer: str = "fixed"
+    """``fixed``: game ``i`` is dealt from ``derive_seed(seed, "game", i)`` by the game's usual
+    dealer (seat 0 dealt first); ``rotate``: game ``i`` is deal ``i`` of a match of the run's
+    seed (``Game.match_deal(players, seed, i)``), the dealer moving one seat clockwise each
+    game, so that every seat is dealt first as often (:data:`DEALERS`)."""
 
     def checked(self) -> RunSpec:
         """The spec with the game's canonical name and options, or InvalidOption naming the
@@ -52,8 +57,11 @@ class RunSpec:
             make_agent(spec, game)
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
             raise InvalidOption(f"--games: a whole number of at least 1, got {quote(self.games)}")
-        spec = RunSpec(game.name, players, tuple(self.agents), self.games, self.seed, options)
-        return replace(spec, engine=resolve_engine(spec, self.engine))
+        dealer = _check_dealer(game, players, self.dealer)
+        found = RunSpec(
+            game.name, players, tuple(self.agents), self.games, self.seed, options, dealer=dealer
+        )
+        return replace(found, engine=resolve_engine(found, self.engine))
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -64,6 +72,7 @@ class RunSpec:
             "seed": self.seed,
             "options": dict(self.options),
             "engine": self.engine,
+            "dealer": self.dealer,
         }
 
     @classmethod
@@ -115,7 +124,31 @@ class RunSpec:
             raise InvalidOption(
                 f"{where} field 'engine' must be fast or python, got {quote(engine)}"
             )
-        return cls(game, players, tuple(agents), games, seed, dict(options), engine)
+        # Files written before the dealer could move: a fixed dealer.
+        dealer = obj.get("dealer", "fixed")
+        if dealer not in DEALERS:
+            raise InvalidOption(
+                f"{where} field 'dealer' must be {' or '.join(DEALERS)}, got {quote(dealer)}"
+            )
+        return cls(game, players, tuple(agents), games, seed, dict(options), engine, dealer)
+
+
+DEALERS = ("fixed", "rotate")
+"""How a run deals its games (:attr:`RunSpec.dealer`)."""
+
+
+def _check_dealer(game: Game, players: int, dealer: object) -> str:
+    """``dealer`` if it is one of :data:`DEALERS` that ``game`` can deal: ``rotate`` needs a
+    game whose matches move the dealer (its ``match_deal`` deals them)."""
+    if dealer not in DEALERS:
+        raise InvalidOption(f"--dealer: one of {', '.join(DEALERS)}, got {quote(dealer)}")
+    if dealer == "rotate" and game.match_deal(players, 0, 0) is None:
+        raise InvalidOption(
+            f"--dealer rotate: {game.title} deals every game alike, the same seat first, "
+            "with no dealer moving between deals, so its seats are its positions; use "
+            "--dealer fixed"
+        )
+    return str(dealer)
 
 
 def _no_clock(game: Game) -> str:

@@ -12,6 +12,10 @@ The standing of a step is the cards each player holds at the last trick boundary
 the last capture, M2; and the game's last step). Cards turned onto the pile mid-trick belong to
 nobody yet: counted card by card, two players with 26 each would swap the lead on every card
 turned, which is no lead at all. The leader is the player holding most cards, alone.
+
+Positions: cards are dealt from seat 0, who leads (M7), so a seat's position in the turn order
+is its number (``first`` is 0 in every row, the kernel's too); with 3 players seat 0 also holds
+the extra card.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Protocol
 from parlour.core.game import JSON, LogEntry, State
 from parlour.games.beggar.game import GAME
 from parlour.lab.figures import GameFigures, MetricSpec
+from parlour.lab.metrics import with_positions
 
 __all__ = ["FIGURES", "KernelResults", "beggar_figures", "beggar_reading", "kernel_rows"]
 
@@ -39,9 +44,11 @@ class KernelResults(Protocol):
 
 
 def _result_figures(result: str, cards: int, tricks: int) -> dict[str, JSON]:
-    """The figures both engines give: cards and tricks (M8), a loop (M10), the card limit
-    (M11), and whether the rules ended the game (M6) rather than a loop or the limit."""
+    """The figures both engines give: who leads first (seat 0, M7), cards and tricks (M8), a
+    loop (M10), the card limit (M11), and whether the rules ended the game (M6) rather than a
+    loop or the limit."""
     return {
+        "first": 0,  # Ruling M7: seat 0 leads
         "ended": result == "win",
         "cards": cards,
         "tricks": tricks,
@@ -94,7 +101,8 @@ def beggar_figures(results: KernelResults, players: int) -> list[dict[str, JSON]
     them for a game of the rules engine: ``winners``, ``win_shares``, ``length`` (cards, M8;
     for a loop, the cards when the repeat was seen, M10), ``cards``, ``tricks``, ``loop``,
     ``card_limit`` and ``ended``. The kernel keeps no history, so ``lead_changes`` and
-    ``decided_at`` are None (undefined).
+    ``decided_at`` are None (undefined); ``first`` is 0 (M7) and ``position_win_shares``
+    the ``win_shares`` (:func:`parlour.lab.metrics.with_positions`).
 
     Raises:
         ValueError: a winner outside the ``players`` seats.
@@ -108,17 +116,21 @@ def beggar_figures(results: KernelResults, players: int) -> list[dict[str, JSON]
         result = str(summary["result"])
         cards, tricks = int(summary["cards"]), int(summary["tricks"])
         rows.append(
-            {
-                "game": GAME.info.name,
-                "players": players,
-                "result": result,
-                "winners": winners,
-                "win_shares": [1 / len(winners) if s in winners else 0.0 for s in range(players)],
-                "length": cards,
-                "lead_changes": None,
-                "decided_at": None,
-                **_result_figures(result, cards, tricks),
-            }
+            with_positions(
+                {
+                    "game": GAME.info.name,
+                    "players": players,
+                    "result": result,
+                    "winners": winners,
+                    "win_shares": [
+                        1 / len(winners) if s in winners else 0.0 for s in range(players)
+                    ],
+                    "length": cards,
+                    "lead_changes": None,
+                    "decided_at": None,
+                    **_result_figures(result, cards, tricks),
+                }
+            )
         )
     return rows
 

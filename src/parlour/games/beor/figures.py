@@ -8,6 +8,10 @@ are still to be had (not buried on a base nor held by another player; B5), a sea
 weighs 0 (B8), and a finished game weighs its result. The leader is thus the player whose hand
 is closest to two groups; it is read from the full state (hands are hidden), which is what a
 referee looking at every hand would say.
+
+Positions: seat 0 plays first (B3), so a seat's position in the turn order is its number
+(``first`` is 0 in every row), and seat 0's win rate above 1/players is the first-player
+advantage.
 """
 
 from __future__ import annotations
@@ -27,11 +31,11 @@ def beor_reading(
 ) -> tuple[dict[str, JSON], list[tuple[float, ...]]]:
     """The figures of a finished game and each step's standing (see the module docstring).
 
-    Figures: ``stuck_losses`` (players who lost for having no legal play at the start of their
-    turn, B8) and ``stuck`` (at least one did), ``restocks`` (B9), ``natural_win`` (a hand was
-    dealt as two groups and won at once, B5 with option ``natural_win``), ``turn_cap_draw``
-    (the game reached option ``max_turns`` and is a draw, B10) and ``ended`` (false exactly
-    then: the cap, not the rules, ended it).
+    Figures: ``first`` (0: seat 0 plays first, B3), ``stuck_losses`` (players who lost for
+    having no legal play at the start of their turn, B8) and ``stuck`` (at least one did),
+    ``restocks`` (B9), ``natural_win`` (a hand was dealt as two groups and won at once, B5
+    with option ``natural_win``), ``turn_cap_draw`` (the game reached option ``max_turns``
+    and is a draw, B10) and ``ended`` (false exactly then: the cap, not the rules, ended it).
 
     Raises:
         ValueError: the game has no strategy to evaluate positions with.
@@ -52,6 +56,7 @@ def beor_reading(
     draw = outcome.result == "draw"
     figures: dict[str, JSON] = {
         "ended": not draw,
+        "first": 0,  # Ruling B3: seat 0 plays first
         "stuck_losses": stuck,
         "stuck": stuck > 0,
         "restocks": sum(kind == "restocked" for _, kind in kinds),

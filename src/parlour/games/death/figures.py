@@ -9,6 +9,12 @@ red face card's take G5), ``gave`` (a black face card's give, to its target, G5)
 ``penalty`` (table entries, G13). A sober player's points count as drinks (G14). The counts must
 come to the outcome's drinks taken, and the black face cards' drinks to :data:`BLACK_FACE_TOTAL`;
 either mismatch is an accounting error and raises ``ValueError`` naming the deal.
+
+Positions: the holder of 2♦ throws first (G1), so he is at position 0 and the others follow
+clockwise (``first`` of the lab's rows: :func:`starter`). Seats are dealt unequally (52 cards
+round-robin from the seat left of the dealer, G1: seat 0 unless the dealer moves, G12; with 6
+players the first four seats dealt hold 9 cards, the last two 8), so the seats do not win
+equally often even where the positions do.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ import json
 from collections.abc import Sequence
 
 from parlour.core.game import JSON, LogEntry, State
+from parlour.games.death.position import TWO_OF_DIAMONDS
+from parlour.games.death.rules import DeathState
 from parlour.lab.figures import GameFigures, MetricSpec
 
 __all__ = [
@@ -26,6 +34,7 @@ __all__ = [
     "check_black_face",
     "deal_text",
     "death_reading",
+    "starter",
 ]
 
 BLACK_FACE: dict[str, int] = {
@@ -47,6 +56,20 @@ def deal_text(state: State) -> str:
     while root.previous is not None:
         root = root.previous
     return json.dumps({"hands": root.to_json().get("hands")}, separators=(",", ":"))
+
+
+def starter(state: State) -> int:
+    """The seat that threw first in ``state``'s deal: the holder of 2♦ (G1).
+
+    Raises:
+        TypeError: not a state of the Game of Death.
+    """
+    root = state
+    while root.previous is not None:
+        root = root.previous
+    if not isinstance(root, DeathState):
+        raise TypeError("the starter of a deal is read from a state of the Game of Death")
+    return next(seat for seat, hand in enumerate(root.hands) if TWO_OF_DIAMONDS in hand)
 
 
 def check_black_face(given: int, held: int, state: State) -> int:
@@ -71,7 +94,8 @@ def death_reading(
     """The figures of a finished game and each step's standing (minus the drinks taken so far,
     so that the seat with the fewest drinks stands highest: G12, fewest drinks wins).
 
-    Figures: ``drinks_taken`` (per seat), ``drinks_spread`` (most minus fewest drinks taken),
+    Figures: ``first`` (the holder of 2♦, who threw first: G1), ``drinks_taken`` (per seat),
+    ``drinks_spread`` (most minus fewest drinks taken),
     ``passes`` (G2), ``socials`` (G7), ``ace_sweeps`` (G8), ``first_out`` (the seat that first
     threw his last card, G10) and ``first_out_at`` (the player actions up to and including that
     throw), ``black_face_drinks`` (always 52: G5, G11) and ``ended`` (always true: the game has
@@ -116,6 +140,7 @@ def death_reading(
     black = check_black_face(given, held, state)
     figures: dict[str, JSON] = {
         "ended": True,
+        "first": starter(state),
         "drinks_taken": drinks,
         "drinks_spread": max(drinks) - min(drinks),
         "passes": passes,
