@@ -159,6 +159,35 @@ def test_a_comparison_says_what_changed_and_draws_the_differences() -> None:
     assert "<th>default</th><th>short</th>" in page and "<p>the table</p>" in page
 
 
+def test_adjusted_p_values_and_the_primary_metric_are_shown() -> None:
+    """A comparison that controls the false discovery rate (``p_adjusted``, ``role``): the
+    words and the forest plot give the adjusted p-values and mark the primary metric."""
+    length = {**difference(-0.24, -0.31, -0.17, "actions", True), "p_value": 1e-5}
+    length |= {"p_adjusted": 1e-5, "role": "primary"}
+    seat = {**difference(0.042, 0.009, 0.075, "share of games", False), "p_value": 0.013}
+    seat |= {"p_adjusted": 0.19, "role": "secondary"}
+    passes = {**difference(-0.32, -0.4, -0.24, "per game", True), "p_value": 0.0004}
+    passes |= {"p_adjusted": 0.003, "role": "secondary"}
+    found = {"seat_win_rate": [seat, seat], "length": length, "passes": passes}
+    page = report_html("t", [run("default", 0.5, True), run("v", 0.5, True)], "", {"v": found})
+    assert "length (the primary metric) fell by 0.24 actions (95% interval -0.31 to -0.17)" in page
+    assert "passes fell by 0.32 per game (95% interval -0.4 to -0.24, adjusted p = 0.003)" in page
+    assert "No detectable change in seat_win_rate." in page
+    assert "false discovery rate at 5%" in page
+    # Player 1's raw interval leaves out zero, but not after the adjustment: the row says both.
+    assert (
+        plots.difference_text(seat)
+        == "+0.042 [+0.009, +0.075] share of games; p 0.013, adjusted 0.19"
+    )
+    assert plots.difference_text(length) == "-0.24 [-0.31, -0.17] actions; p 1e-05"
+    fig = plots.forest_figure("v", "default", found, "forest-0")
+    assert fig is not None
+    labels = [ax.get_yticklabels()[0].get_text() for ax in fig.axes]
+    assert "length (primary)" in labels
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+    assert "+0.042 [+0.009, +0.075] share of games; p 0.013, adjusted 0.19" in texts
+
+
 def test_nothing_changed_is_said_so() -> None:
     same = {"short": {"length": difference(0.1, -0.2, 0.4, "actions", False)}}
     page = report_html("t", [run("default", 0.5, True), run("short", 0.5, True)], "", same)

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "COLOURS",
     "difference_rows",
+    "difference_text",
     "forest_figure",
     "forest_plot",
     "interval",
@@ -260,6 +261,18 @@ def difference_rows(found: Mapping[str, Any]) -> list[tuple[str, Mapping[str, An
     return [(label, item) for label, item in rows if interval(item.get("difference"))]
 
 
+def difference_text(item: Mapping[str, Any]) -> str:
+    """A paired difference as a forest plot's row writes it: the change, its interval and unit,
+    and its p-values (raw, and Benjamini-Hochberg adjusted where the comparison gives them)."""
+    value, lo, hi = interval(item["difference"]) or (0.0, 0.0, 0.0)
+    text = f"{_signed(value)} [{_signed(lo)}, {_signed(hi)}] {item.get('unit', '')}".rstrip()
+    if "p_value" in item:
+        text += f"; p {float(item['p_value']):.2g}"
+        if item.get("p_adjusted") is not None and item.get("role") != "primary":
+            text += f", adjusted {float(item['p_adjusted']):.2g}"
+    return text
+
+
 def _signed(x: float) -> str:
     return "∞" if x == math.inf else "-∞" if x == -math.inf else f"{x:+.3g}"
 
@@ -275,11 +288,12 @@ def forest_figure(
 ) -> Figure | None:
     """The forest plot of ``variant``'s paired differences from ``baseline``: one row a metric
     (a seat's row for per-seat metrics), its 95% interval and a zero line; a change (the
-    interval leaves out zero) in red. None if no metric has a difference."""
+    verdict is ``changed``) in red, the primary metric marked. None if no metric has a
+    difference."""
     rows = difference_rows(found)
     if not rows:
         return None
-    fig = Figure(figsize=(7, 0.34 * len(rows) + 0.9))
+    fig = Figure(figsize=(5.2, 0.34 * len(rows) + 0.9))
     axes = fig.subplots(len(rows), 1, squeeze=False, gridspec_kw={"hspace": 0.0})
     for i, (ax, (label, item)) in enumerate(zip(axes[:, 0], rows, strict=True)):
         value, lo, hi = interval(item["difference"]) or (0.0, 0.0, 0.0)
@@ -302,11 +316,13 @@ def forest_figure(
         ax.set_ylim(-1, 1)
         ax.set_xticks([])
         ax.set_yticks([0])
-        ax.set_yticklabels([label], fontweight="bold" if changed else "normal")
-        unit = str(item.get("unit", ""))
+        primary = item.get("role") == "primary"
+        ax.set_yticklabels(
+            [f"{label} (primary)" if primary else label],
+            fontweight="bold" if changed else "normal",
+        )
         ax.text(
-            1.02, 0.5,
-            f"{_signed(value)} [{_signed(lo)}, {_signed(hi)}] {unit}".rstrip(),
+            1.02, 0.5, difference_text(item),
             transform=ax.transAxes, va="center", fontsize=8, color=colour,
         )  # fmt: skip
         ax.spines["top"].set_visible(i == 0)

@@ -154,10 +154,12 @@ def _tests_table(runs: Sequence[ReportRun]) -> str:
 def _change(name: str, item: Mapping[str, Any]) -> str:
     value, lo, hi = plots.interval(item["difference"]) or (0.0, 0.0, 0.0)
     unit = str(item.get("unit", ""))
-    primary = " (the primary metric)" if item.get("primary") else ""
+    primary = " (the primary metric)" if item.get("role") == "primary" else ""
+    adjusted = item.get("p_adjusted")
+    after = "" if adjusted is None or primary else f", adjusted p = {float(adjusted):.2g}"
     return (
         f"{name}{primary} {'rose' if value > 0 else 'fell'} by {abs(value):.3g} {unit} "
-        f"(95% interval {lo:+.3g} to {hi:+.3g})"
+        f"(95% interval {lo:+.3g} to {hi:+.3g}{after})"
     ).replace("  ", " ")
 
 
@@ -233,6 +235,12 @@ def _run_words(run: ReportRun) -> list[str]:
     return [html.escape(s) for s in said]
 
 
+def _all_items(
+    differences: Mapping[str, Mapping[str, Any]],
+) -> list[tuple[str, Mapping[str, Any]]]:
+    return [row for found in differences.values() for row in plots.difference_rows(found)]
+
+
 def _glance(runs: Sequence[ReportRun], differences: Mapping[str, Mapping[str, Any]]) -> str:
     base = runs[0]
     named = {r.name: r for r in runs}
@@ -247,6 +255,13 @@ def _glance(runs: Sequence[ReportRun], differences: Mapping[str, Mapping[str, An
             + "".join(f"<li>{i}</li>" for i in items)
             + "</ul>"
         )
+        if any("p_adjusted" in item for _, item in _all_items(differences)):
+            parts.append(
+                "<p>A verdict of <i>changed</i> holds the false discovery rate at 5% over each "
+                "variant's metrics (Benjamini-Hochberg adjusted p-values); a primary metric "
+                "named with <code>--metric</code> is the one test taken at its own 5% level."
+                "</p>"
+            )
         parts.append(f"<p>The baseline, {html.escape(base.name)}:</p>")
     else:
         parts.append("<section id=glance><h2>At a glance</h2>")
