@@ -128,13 +128,15 @@ def test_a_survival_curve_stays_up_where_no_game_ended() -> None:
 
 
 @pytest.mark.parametrize(
-    "lengths", [[30, 40, 50, 60], list(range(7, 1000, 3)), [12, 12, 12], [0, 1]]
+    "lengths", [[30, 40, 50, 60], list(range(7, 1000, 3)), [12, 12, 12], [0, 1], [40, 1720]]
 )
 def test_length_bins_hold_whole_lengths(lengths: list[int]) -> None:
     edges = plots.length_bins(lengths)
     widths = {edges[i + 1] - edges[i] for i in range(len(edges) - 1)}
     (width,) = widths  # every bin as wide as the others
-    assert width == int(width) >= 1 and len(edges) - 1 <= plots.MAX_BINS
+    assert width in plots.STEPS and len(edges) - 1 <= plots.MAX_BINS
+    # A bar starts at a multiple of its width (0-19, 20-39 ... for bars of 20 lengths).
+    assert (edges[0] + 0.5) % width == 0
     # Edges between whole lengths: no length falls on an edge, so no bin holds a fraction of
     # one; the shortest game is in the first bin and the longest in the last.
     assert all(edge % 1 == 0.5 for edge in edges)

@@ -55,6 +55,8 @@ COLOURS = ("#0b5cad", "#c8102e", "#17803a", "#6a1b9a", "#b35c00", "#555555")
 CHANGED_COLOUR = "#c8102e"
 UNCHANGED_COLOUR = "#666666"
 MAX_BINS = 50
+STEPS = sorted({round(n * 10**k) for k in range(16) for n in (1, 2, 2.5, 5) if n * 10**k >= 1})
+"""The widths a bar of the length histogram may have, in whole lengths (2.5 only from 25 on)."""
 
 
 def interval(entry: Any) -> tuple[float, float, float] | None:
@@ -133,13 +135,15 @@ def rates_plot(
 
 def length_bins(lengths: Sequence[float]) -> list[float]:
     """Bin edges for whole lengths: at half-integers, each bin as many whole lengths wide (the
-    fewest that keep to :data:`MAX_BINS` bins), the first centred on the shortest game."""
+    fewest of 1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500 ... that keep to :data:`MAX_BINS`
+    bins), a bin starting at a multiple of its width, the shortest game in the first bin."""
     if not lengths:
         return [-0.5, 0.5]
     lo, hi = math.floor(min(lengths)), math.ceil(max(lengths))
-    step = max(1, math.ceil((hi - lo + 1) / MAX_BINS))
-    count = math.ceil((hi - lo + 1) / step)
-    return [lo - 0.5 + step * i for i in range(count + 1)]
+    step = next(n for n in STEPS if math.ceil((hi + 1 - lo // n * n) / n) <= MAX_BINS)
+    first = lo // step * step
+    count = math.ceil((hi + 1 - first) / step)
+    return [first - 0.5 + step * i for i in range(count + 1)]
 
 
 def lengths_plot(runs: Sequence[ReportRun]) -> str:

@@ -288,13 +288,14 @@ def report_html(
     from the first run (``parlour.lab.compare.compare``, by the variant's run name), drawn as
     forest plots and said in words; ``comparison``: their HTML table."""
     spec = runs[0].spec
+    agents = ", ".join(map(str, spec.get("agents") or [])) or "none"
     differences = differences or {}
     parts = [
         f"<h1>{html.escape(title)}</h1>",
         "<p>"
         + html.escape(
             f"{spec.get('game')}, {spec.get('players')} players, agents "
-            f"{', '.join(map(str, spec.get('agents') or []))}, {spec.get('games')} games, "
+            f"{agents}, {spec.get('games')} games, "
             f"seed {spec.get('seed')}"
         )
         + "</p>",
