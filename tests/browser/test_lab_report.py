@@ -139,6 +139,29 @@ def test_every_plot_is_drawn_and_no_legend_covers_the_data(
     assert rows > 10
 
 
+def test_no_two_elements_share_an_id(page: tuple[Page, list[str]]) -> None:
+    """Each plot is an SVG of its own: their ids (clip paths, markers, legends) must not clash,
+    and every reference to one (a clip path, a marker) finds it."""
+    opened, _ = page
+    ids: list[str] = opened.evaluate(
+        '() => Array.from(document.querySelectorAll("[id]"), e => e.id)'
+    )
+    assert len(ids) > 100 and len(set(ids)) == len(ids), "ids used twice in the page"
+    missing = opened.evaluate(
+        r"""() => {
+          const refs = [];
+          for (const e of document.querySelectorAll("[clip-path], use")) {
+            const ref = (e.getAttribute("clip-path") || "").match(/url\(#([^)]+)\)/);
+            if (ref) refs.push(ref[1]);
+            const href = e.getAttribute("xlink:href") || e.getAttribute("href");
+            if (href && href.startsWith("#")) refs.push(href.slice(1));
+          }
+          return refs.filter((id) => document.getElementById(id) === null);
+        }"""
+    )
+    assert missing == []
+
+
 def test_the_balance_tests_are_in_the_page(page: tuple[Page, list[str]], by_position: bool) -> None:
     opened, _ = page
     rows = opened.locator("#balance tbody tr").all_inner_texts()

@@ -313,8 +313,8 @@ def forest_figure(
             color=colour,
             markerfacecolor=colour if changed else "white",
         )
-        for part in (lines.lines[0], *lines.lines[1], *lines.lines[2]):
-            part.set_gid(f"{plot}-data-{i}")
+        for j, part in enumerate((lines.lines[0], *lines.lines[1], *lines.lines[2])):
+            part.set_gid(f"{plot}-data-{i}-{j}")
         ax.axvline(0.0, color="#222", linewidth=1)
         ax.set_xlim(-reach, reach)
         ax.set_ylim(-1, 1)

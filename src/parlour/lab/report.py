@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -272,10 +273,16 @@ def _glance(runs: Sequence[ReportRun], differences: Mapping[str, Mapping[str, An
 # -- the page ---------------------------------------------------------------------------------
 
 
+_IDS = re.compile(r'(id="|url\(#|href="#)([^")]+)')
+
+
 def _figure(plot: str, heading: str, svg: str | None) -> list[str]:
+    """The plot under its heading; its SVG's ids (and what refers to them) start with the
+    plot's name, so no two plots of the page share one."""
     if svg is None:
         return []
-    return [f"<h2>{html.escape(heading)}</h2><figure class=plot data-plot={plot}>{svg}</figure>"]
+    own = _IDS.sub(lambda m: m[0] if m[2].startswith(f"{plot}-") else f"{m[1]}{plot}-{m[2]}", svg)
+    return [f"<h2>{html.escape(heading)}</h2><figure class=plot data-plot={plot}>{own}</figure>"]
 
 
 def report_html(
