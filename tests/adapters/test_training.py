@@ -28,7 +28,7 @@ def test_a_short_training_run_learns() -> None:
     example.torch.set_num_threads(1)
     untrained = example.train(0, seed=0)
     trained = example.train(16_000, seed=0)
-    games = 100
+    games = 60
     before = example.evaluate(untrained, games)
     after = example.evaluate(trained, games)
 

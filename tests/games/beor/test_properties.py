@@ -230,7 +230,7 @@ OPTIONS = st.fixed_dictionaries(
 
 @pytest.mark.slow
 class TestProperties:
-    @settings(max_examples=60)
+    @settings(max_examples=36)
     @given(
         seed=st.integers(0, 2**32 - 1),
         players=st.sampled_from([2, 3, 4, 5]),
@@ -249,7 +249,7 @@ class TestProperties:
         if states[-1]["result"] == "draw":
             assert len(actions) == options["max_turns"]
 
-    @settings(max_examples=30)
+    @settings(max_examples=20)
     @given(seed=st.integers(0, 2**32 - 1), options=OPTIONS, drain=st.booleans())
     def test_random_play_after_a_loss(
         self, seed: int, options: dict[str, Any], drain: bool
@@ -266,7 +266,7 @@ class TestProperties:
         assert js(start)["out"] == [1]
         playout(start, random.Random(seed), options, drain, held=held)
 
-    @settings(max_examples=40)
+    @settings(max_examples=24)
     @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4, 5]))
     def test_replay_equality(self, seed: int, players: int) -> None:
         """Common: "the same record always replays to the same states and events" -- from the

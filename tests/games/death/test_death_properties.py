@@ -341,7 +341,7 @@ OPTIONS = st.fixed_dictionaries(
 
 
 @pytest.mark.slow
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.integers(2, 10), st.integers(0, 2**32 - 1), OPTIONS, st.data())
 def test_random_playouts_follow_the_rules(
     players: int, seed: int, options: dict[str, Any], data: st.DataObject
