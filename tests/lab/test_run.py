@@ -75,7 +75,9 @@ def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.slow
 def test_a_killed_run_resumes_where_it_stopped(tmp_path: Path) -> None:
+    # The rules engine: the compiled kernel would play all 60 games before the kill.
     args = ["death", "--players", "4", "--agents", "heuristic", "--games", "60", "--seed", "9"]
+    args += ["--engine", "python"]
     whole = json.loads(cli(*args, "--workers", "1", "--json", "--out", "a.db", cwd=tmp_path).stdout)
     proc = subprocess.Popen(
         [sys.executable, "-m", "parlour", "lab", "run", *args, "--workers", "1", "--out", "b.db"],

@@ -32,10 +32,14 @@ from parlour.errors import FileError, InvalidOption
 from parlour.games import find_game
 from parlour.lab.runspec import MAX_GAMES, RunSpec, check_row, load_json
 
-__all__ = ["BACKENDS", "BATCH", "RunSpec", "RunStore", "play_batch", "run"]
+__all__ = ["BACKENDS", "BATCH", "KERNEL_BATCH", "RunSpec", "RunStore", "play_batch", "run"]
 
 BATCH = 10
 """Games a batch: the unit handed to a worker and committed to the file."""
+KERNEL_BATCH = 200
+"""Games a batch on a compiled kernel (``--engine fast``): a game takes it well under a
+millisecond, so batches of :data:`BATCH` would spend more time being handed over and committed
+than played."""
 BACKENDS = ("local", "dask")
 
 
@@ -44,7 +48,6 @@ def play_batch(spec_json: str, indices: Sequence[int]) -> list[tuple[int, str]]:
     workers call it) on the run's engine; each game's row as JSON: who sat where, its figures
     and its record (or deal)."""
     from parlour.lab.figures import kernel_for
-    from parlour.lab.metrics import game_figures
 
     spec = RunSpec.from_json(json.loads(spec_json))
     if spec.engine == "fast":  # the game's compiled kernel (parlour.lab.figures, "Kernels")
@@ -53,6 +56,9 @@ def play_batch(spec_json: str, indices: Sequence[int]) -> list[tuple[int, str]]:
             raise InvalidOption(f"--engine fast: {spec.game} has no compiled kernel")
         found = sorted(kernel.play(spec, indices), key=lambda r: int(str(r["index"])))
         return [(int(str(r["index"])), json.dumps(r, separators=(",", ":"))) for r in found]
+    # Here, not above: the metrics load scipy, seconds that a kernel's worker never needs.
+    from parlour.lab.metrics import game_figures
+
     rows = []
     for i in indices:
         if spec.agents:
@@ -230,6 +236,14 @@ def _same_run(stored: RunSpec, spec: RunSpec) -> bool:
     return all(theirs.get(k) == mine[k] for k in mine if k not in free)
 
 
+def _batch_size(spec: RunSpec, todo: int, workers: int) -> int:
+    """:data:`BATCH` on the rules engine; on a kernel up to :data:`KERNEL_BATCH`, yet at least
+    four batches a worker (none idle while another plays a long last batch)."""
+    if spec.engine != "fast":
+        return BATCH
+    return min(KERNEL_BATCH, max(BATCH, todo // (4 * max(workers, 1))))
+
+
 def batches(todo: Sequence[int], size: int = BATCH) -> list[list[int]]:
     return [list(todo[k : k + size]) for k in range(0, len(todo), size)]
 
@@ -260,12 +274,30 @@ def run(
         if progress:
             progress(done)
         text = json.dumps(spec.to_json())
+        size = _batch_size(spec, len(todo), workers)
+        played: dict[int, dict[str, Any]] = {}  # rows of this process's workers, as they came
+        todo_batches = batches(todo, size)
+        if spec.engine == "fast" and backend == "local" and workers > 1 and todo_batches:
+            # The first batch here: the kernel loads in this process before the pool starts,
+            # and the workers forked from it need not load it again (a second or more each).
+            todo_batches = [todo_batches[0][:BATCH], todo_batches[0][BATCH:], *todo_batches[1:]]
+            first = todo_batches.pop(0)
+            todo_batches = [b for b in todo_batches if b]
+            rows = play_batch(text, first)
+            store.add(rows)
+            played.update((i, json.loads(row)) for i, row in rows)
+            done += len(rows)
+            if progress:
+                progress(done)
         with _executor(backend, workers, scheduler) as submit_all:
-            for rows in submit_all(text, batches(todo)):
+            for rows in submit_all(text, todo_batches):
                 store.add(rows)
+                played.update((i, json.loads(row)) for i, row in rows)
                 done += len(rows)
                 if progress:
                     progress(done)
+        if len(played) == spec.games:  # all played now: nothing stored before to read back
+            return [played[i] for i in range(spec.games)]
         return store.rows(spec.games)
 
 

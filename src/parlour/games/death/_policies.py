@@ -10,6 +10,7 @@ on any machine.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from parlour.core.splitmix import GOLDEN, draw, mix
@@ -51,11 +52,22 @@ def leader(w: Int64Array, exclude: int) -> int:
     return best
 
 
+_NO_NOISE = np.zeros(0, np.float64)
+
+
 @njit(cache=True, nogil=True)
 def heuristic(w: Int64Array) -> int:
     """``DeathHeuristic.choose``: the whole give to the leader (G5); else the throw of the
     highest score, the same sums in the same order (so the same floats), the first in the
     listed order on ties; a pass with no throw."""
+    return heuristic_noisy(w, _NO_NOISE)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def heuristic_noisy(w: Int64Array, noise: npt.NDArray[np.float64]) -> int:
+    """:func:`heuristic` with ``noise[i]`` (each a ``random()``, times 1e-6) added last to the
+    score of the ``i``-th throw in the listed order, as ``DeathHeuristic`` adds its
+    generator's draws (no noise: ``noise`` empty). A pass or a give draws none."""
     p = w[TO]
     lead = leader(w, p)
     if w[PLEFT] > 0:
@@ -76,6 +88,7 @@ def heuristic(w: Int64Array) -> int:
     down_counts = 2 <= top_rank <= 10 or (w[DAF] != 0 and 11 <= top_rank <= 13)
     best = -1
     best_score = -np.inf
+    i = 0
     while mask:
         k = lowest(mask)
         mask &= mask - 1
@@ -93,6 +106,9 @@ def heuristic(w: Int64Array) -> int:
             score += 1.0 if covered_by == lead else 0.3  # G4 on the leader
         if 2 <= rank <= 10:
             score += rank / 20
+        if i < len(noise):
+            score += noise[i] * 1e-6
+        i += 1
         if score > best_score:
             best = k
             best_score = score

@@ -21,16 +21,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from parlour.core.game import JSON, LogEntry, State
 from parlour.games.death.position import TWO_OF_DIAMONDS
 from parlour.games.death.rules import DeathState
-from parlour.lab.figures import GameFigures, MetricSpec
+from parlour.lab.figures import GameFigures, LabKernel, MetricSpec
+
+if TYPE_CHECKING:
+    from parlour.lab.runspec import RunSpec
 
 __all__ = [
     "BLACK_FACE",
     "BLACK_FACE_TOTAL",
     "FIGURES",
+    "KERNEL_AGENTS",
     "check_black_face",
     "deal_text",
     "death_reading",
@@ -153,6 +158,21 @@ def death_reading(
     return figures, standings
 
 
+KERNEL_AGENTS = frozenset({"random", "heuristic", "medium"})
+"""The agents of the lab's compiled kernel (:mod:`parlour.games.death.lab_kernel`), each making
+the rules engine agent's choices from the same generator, so that its rows equal the rules
+engine's."""
+
+
+def kernel_rows(spec: RunSpec, indices: Sequence[int]) -> list[dict[str, JSON]]:
+    """Games ``indices`` of the run ``spec`` on the compiled kernel
+    (:func:`parlour.games.death.lab_kernel.kernel_rows`; numba loads only when games are
+    played)."""
+    from parlour.games.death.lab_kernel import kernel_rows as rows
+
+    return rows(spec, indices)
+
+
 FIGURES = GameFigures(
     metrics=(
         MetricSpec(
@@ -189,5 +209,6 @@ FIGURES = GameFigures(
         ),
     ),
     read=death_reading,
+    kernel=LabKernel(agents=KERNEL_AGENTS, play=kernel_rows, same=KERNEL_AGENTS),
 )  # fmt: skip
 """The Game of Death's metrics on top of the lab's generic ones."""
