@@ -89,6 +89,14 @@ def test_a_game_does_not_depend_on_its_batch() -> None:
     assert [r["index"] for r in rows_of(spec, [5, 2, 9])] == [2, 5, 9]
 
 
+def test_the_figures_name_the_agents_the_kernel_plays() -> None:
+    from parlour.games.death.figures import FIGURES, KERNEL_AGENTS
+    from parlour.games.death.lab_kernel import AGENTS
+
+    assert KERNEL_AGENTS == AGENTS == {"random", "heuristic", "medium"}
+    assert FIGURES.kernel is not None and FIGURES.kernel.same == AGENTS
+
+
 def test_fast_is_the_default_where_the_kernel_plays_every_seat() -> None:
     def engine(game: str, *agents: str) -> str:
         return RunSpec(game, 4, agents, 10, 1).checked().engine

@@ -170,7 +170,8 @@ def kernel_rows(spec: RunSpec, indices: Sequence[int]) -> list[dict[str, JSON]]:
     played)."""
     from parlour.games.death.lab_kernel import kernel_rows as rows
 
-    return rows(spec, indices)
+    rotate = spec.dealer == "rotate"
+    return rows(spec.players, spec.seed, spec.options, spec.agents, rotate, indices)
 
 
 FIGURES = GameFigures(
