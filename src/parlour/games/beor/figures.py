@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from parlour.core.game import JSON, LogEntry, State
+from parlour.games.beor.lab.kernel import KERNEL
 from parlour.lab.figures import GameFigures, MetricSpec
 
-__all__ = ["FIGURES", "beor_reading"]
+__all__ = ["FIGURES", "beor_reading", "own_figures"]
 
 GAMES_DONE = "share of games"
 
@@ -52,18 +53,27 @@ def beor_reading(
         step = step.previous
     standings = [tuple(strategy.evaluate(s)) for s in reversed(chain)]
     kinds = [(entry.kind, event.kind) for entry in log for event in entry.events]
-    stuck = sum(kind == "lost" for _, kind in kinds)
-    draw = outcome.result == "draw"
-    figures: dict[str, JSON] = {
+    figures = own_figures(
+        draw=outcome.result == "draw",
+        stuck=sum(kind == "lost" for _, kind in kinds),
+        restocks=sum(kind == "restocked" for _, kind in kinds),
+        natural_win=("deal", "won") in kinds,
+    )
+    return figures, standings
+
+
+def own_figures(*, draw: bool, stuck: int, restocks: int, natural_win: bool) -> dict[str, JSON]:
+    """BEOR's own figures of a game (see :func:`beor_reading`), from either engine: a draw at
+    the turn limit, the players stuck (B8), the restocks (B9), a natural win (B5)."""
+    return {
         "ended": not draw,
         "first": 0,  # Ruling B3: seat 0 plays first
         "stuck_losses": stuck,
         "stuck": stuck > 0,
-        "restocks": sum(kind == "restocked" for _, kind in kinds),
-        "natural_win": ("deal", "won") in kinds,
+        "restocks": restocks,
+        "natural_win": natural_win,
         "turn_cap_draw": draw,
     }
-    return figures, standings
 
 
 FIGURES = GameFigures(
@@ -95,6 +105,7 @@ FIGURES = GameFigures(
         ),
     ),
     read=beor_reading,
+    kernel=KERNEL,
 )  # fmt: skip
 """BEOR's metrics on top of the lab's generic ones; the leader is the hand closest to two
 groups."""
