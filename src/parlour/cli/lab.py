@@ -23,6 +23,7 @@ from parlour.cli.common import (
     players_arg,
     print_json,
     progress_bar,
+    seconds_arg,
     workers_arg,
 )
 from parlour.core.files import write_text_atomic
@@ -59,11 +60,20 @@ def _spec(
     ).checked()
 
 
-def _play(args: argparse.Namespace, spec: Any, out: Path, variant: str, label: str) -> list[Any]:
+def _play(
+    args: argparse.Namespace, spec: Any, out: Path, variant: str, label: str, notes: list[str]
+) -> list[Any]:
+    """The run's rows; its notes (a Dask worker that left) said on standard error as they come
+    and kept in ``notes``."""
     from parlour.lab.run import run
 
     with progress_bar(label) as bar:
         task = bar.add_task("games", total=spec.games)
+
+        def note(text: str) -> None:
+            bar.console.print(f"note: {text}", markup=False, highlight=False, soft_wrap=True)
+            notes.append(text)
+
         return run(
             spec,
             out,
@@ -72,6 +82,8 @@ def _play(args: argparse.Namespace, spec: Any, out: Path, variant: str, label: s
             workers=args.workers or os.cpu_count() or 1,
             scheduler=args.scheduler,
             progress=lambda done: bar.update(task, completed=done),
+            idle_timeout=args.idle_timeout,
+            note=note,
         )
 
 
@@ -110,8 +122,9 @@ def _from_file(call: Callable[[], T]) -> T:
 def _cmd_run(args: argparse.Namespace) -> int:
     spec = _spec(args)
     out = Path(args.out or f"lab-{spec.game}-{spec.seed}.db")
-    rows = _play(args, spec, out, "", "games")
-    summary = _summary(spec, args.backend, rows)
+    notes: list[str] = []
+    rows = _play(args, spec, out, "", "games", notes)
+    summary = {**_summary(spec, args.backend, rows), "notes": notes}
     if args.json:
         print_json(summary, compact=True)
         return 0
@@ -142,13 +155,15 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     seed = fresh_seed() if args.seed is None else args.seed  # one seed: the same deals for all
     specs = [(name, _spec(args, options, seed)) for name, options in variants]
     out = Path(args.out or f"lab-{specs[0][1].game}-{seed}-compare.db")
-    rows = {name: _play(args, spec, out, name, name) for name, spec in specs}
+    notes: list[str] = []
+    rows = {name: _play(args, spec, out, name, name, notes) for name, spec in specs}
     base = specs[0][1]
     result: dict[str, Any] = {
         **{
             k: v for k, v in _summary(base, args.backend, rows["default"]).items() if k != "metrics"
         },
         "variants": {name: spec.options for name, spec in specs},
+        "notes": notes,
         "metrics": {
             name: _summary(spec, args.backend, rows[name])["metrics"] for name, spec in specs
         },
@@ -336,6 +351,13 @@ def register(sub: Any, formatter: type[argparse.HelpFormatter]) -> None:
         p.add_argument("--backend", choices=("local", "dask"), default="local", help="where")
         p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler, tcp://HOST:PORT")
         p.add_argument("--workers", type=workers_arg, help="processes (default: all cores)")
+        p.add_argument(
+            "--idle-timeout",
+            type=seconds_arg,
+            default=30.0,  # parlour.lab.backends.IDLE_TIMEOUT, not loaded before a lab command
+            metavar="SECONDS",
+            help="stop a Dask run with no live worker this long, keeping its games (default 30)",
+        )
         p.add_argument(
             "--dealer",
             choices=("fixed", "rotate"),

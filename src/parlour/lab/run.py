@@ -8,20 +8,18 @@ worker played it, how many there were, or the backend. A run's file holds its se
 row a game; a run that stops (Ctrl-C, a kill) resumes with the games it lacks, and a file made
 with other settings is refused rather than mixed.
 
-Backends: ``local`` (a process pool on this machine; one worker plays in this process) and
-``dask`` (a Dask distributed cluster at ``scheduler``, or a LocalCluster of ``workers``
-processes when none is given). Batches of :data:`BATCH` games are the unit of work and of
-commit.
+Batches of :data:`BATCH` games are the unit of work and of commit; they are played on a
+backend of :mod:`parlour.lab.backends` (a process pool here, or a Dask cluster), which stops the
+run in one line when it cannot go on (no live worker for ``idle_timeout`` seconds), the batches
+played kept.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import closing, contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +28,7 @@ from parlour.core.inputs import quote
 from parlour.core.rng import derive_seed
 from parlour.errors import FileError, InvalidOption
 from parlour.games import find_game
+from parlour.lab.backends import BACKENDS, IDLE_TIMEOUT, RunStopped, Watch, executor
 from parlour.lab.runspec import MAX_GAMES, RunSpec, check_row, load_json
 
 __all__ = ["BACKENDS", "BATCH", "KERNEL_BATCH", "RunSpec", "RunStore", "play_batch", "run"]
@@ -40,7 +39,6 @@ KERNEL_BATCH = 200
 """Games a batch on a compiled kernel (``--engine fast``): a game takes it well under a
 millisecond, so batches of :data:`BATCH` would spend more time being handed over and committed
 than played."""
-BACKENDS = ("local", "dask")
 
 
 def play_batch(spec_json: str, indices: Sequence[int]) -> list[tuple[int, str]]:
@@ -257,18 +255,31 @@ def run(
     workers: int = 1,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
+    idle_timeout: float = IDLE_TIMEOUT,
+    note: Callable[[str], None] | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> list[dict[str, Any]]:
     """Play the games ``out`` lacks and return every row of the run, in game order.
 
+    A Dask run stops after ``idle_timeout`` seconds of ``clock`` (time.monotonic for ``None``)
+    without a live worker; each worker that leaves mid-run is told to ``note`` in one line.
+
     Raises:
-        InvalidOption: a bad spec, backend or file (before any game is played).
+        InvalidOption: a bad spec, backend or file, or a scheduler that does not answer (before
+            any game is played, and before the file is made).
+        RunStopped: the backend could not go on; the games played are kept in ``out``.
     """
     spec = spec.checked()
     if backend not in BACKENDS:
         raise InvalidOption(f"--backend: one of {', '.join(BACKENDS)}, got {quote(backend)}")
     if scheduler is not None and backend != "dask":
         raise InvalidOption("--scheduler is for --backend dask")
-    with closing(RunStore(out, spec, variant)) as store:
+    watch = Watch(idle_timeout, clock, note or (lambda text: None))
+    # The backend first: a scheduler that does not answer leaves no file behind.
+    with (
+        executor(backend, workers, scheduler, play_batch, watch) as submit_all,
+        closing(RunStore(out, spec, variant)) as store,
+    ):
         todo = [i for i in range(spec.games) if i not in store.done()]
         done = spec.games - len(todo)
         if progress:
@@ -289,65 +300,18 @@ def run(
             done += len(rows)
             if progress:
                 progress(done)
-        with _executor(backend, workers, scheduler) as submit_all:
+        try:
             for rows in submit_all(text, todo_batches):
                 store.add(rows)
                 played.update((i, json.loads(row)) for i, row in rows)
                 done += len(rows)
                 if progress:
                     progress(done)
+        except RunStopped as err:
+            raise RunStopped(
+                f"{err}: stopped; the {done} of {spec.games} games played are kept in {out} "
+                "(the same command resumes the run)"
+            ) from None
         if len(played) == spec.games:  # all played now: nothing stored before to read back
             return [played[i] for i in range(spec.games)]
         return store.rows(spec.games)
-
-
-Submit = Callable[[str, list[list[int]]], Iterator[list[tuple[int, str]]]]
-
-
-@contextmanager
-def _executor(backend: str, workers: int, scheduler: str | None) -> Iterator[Submit]:
-    """A function that plays batches on the backend and yields each batch's rows as it ends."""
-    if backend == "dask":
-        with _dask(workers, scheduler) as submit:
-            yield submit
-        return
-    if workers <= 1:
-        yield lambda text, todo: (play_batch(text, b) for b in todo)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-
-        def submit(text: str, todo: list[list[int]]) -> Iterator[list[tuple[int, str]]]:
-            futures = [pool.submit(play_batch, text, b) for b in todo]
-            for future in as_completed(futures):
-                yield future.result()
-
-        yield submit
-
-
-@contextmanager
-def _dask(workers: int, scheduler: str | None) -> Iterator[Submit]:
-    dask: Any = importlib.import_module("distributed")  # untyped: kept behind Any
-    cluster = None
-    if scheduler is None:
-        cluster = dask.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-    try:
-        try:
-            client = dask.Client(cluster if cluster is not None else scheduler, timeout="10s")
-        except (OSError, TimeoutError) as err:
-            raise InvalidOption(
-                f"--scheduler: cannot reach a Dask scheduler at {scheduler} ({err})"
-            ) from None
-        with client:
-
-            def submit(text: str, todo: list[list[int]]) -> Iterator[list[tuple[int, str]]]:
-                futures = [client.submit(play_batch, text, b, pure=False) for b in todo]
-                for future in dask.as_completed(futures):
-                    rows: list[tuple[int, str]] = future.result()
-                    yield rows
-
-            yield submit
-    finally:
-        if cluster is not None:
-            cluster.close()
