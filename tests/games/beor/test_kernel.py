@@ -281,12 +281,16 @@ def test_whole_games(players: int) -> None:
     assert whole_games(players, ["random", "heuristic"], WHOLE_GAMES // 3, BeorOptions()) > 0
 
 
-def test_more_restocks_than_seeds_made(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game that restocks more often than the seeds made for it first (B9) is played again
-    with more seeds, and is still the rules engine's game."""
+@pytest.mark.parametrize("limit", ["_FIRST_SEEDS", "_FIRST_SPACE"])
+def test_games_beyond_the_first_room_are_played_again(
+    monkeypatch: pytest.MonkeyPatch, limit: str
+) -> None:
+    """A game that restocks more often than the seeds made for it first (B9), or plays more
+    moves than its record has room for at first, is played again with more, and is still the
+    rules engine's game."""
     from parlour.games.beor import fast
 
-    monkeypatch.setattr(fast, "_FIRST_SEEDS", 1)
+    monkeypatch.setattr(fast, limit, 1)
     options = BeorOptions(max_turns=300)
     assert whole_games(4, ["random"], 6, options) > 6  # some game restocked twice or more
 

@@ -59,7 +59,7 @@ BASE = KNOWN + 216  # per base, 54 slots, bottom card first
 SCRAP = BASE + 216  # the scrap pile, 54 slots (B8)
 SIZE = SCRAP + 54
 
-ONGOING, WIN, DRAW, NEED_SEEDS = 0, 1, 2, 3
+ONGOING, WIN, DRAW, NEED_SEEDS, NEED_SPACE = 0, 1, 2, 3, 4
 HAND_SIZE = 6
 
 # Bit tricks on uint64: a population count's masks, and the de Bruijn sequence that numbers an

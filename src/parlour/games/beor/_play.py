@@ -16,6 +16,7 @@ from parlour.games.beor._kernel import (
     DRAW,
     NATURAL,
     NEED_SEEDS,
+    NEED_SPACE,
     ONGOING,
     OUT_N,
     RESTOCKS,
@@ -33,7 +34,7 @@ from parlour.games.beor._tables import ACTION_ID, OWN
 Int64Array = npt.NDArray[np.int64]
 
 # What play_game writes to its ``out``.
-O_RESULT = 0  # WIN, DRAW or NEED_SEEDS (more restock seeds needed: play it again with more)
+O_RESULT = 0  # WIN, DRAW, or NEED_SEEDS or NEED_SPACE: play it again with more seeds or space
 O_WINNER = 1  # -1 for none
 O_TURNS = 2  # player actions (B10)
 O_LEAD_CHANGES = 3
@@ -73,7 +74,7 @@ def play_game(
     ``kinds[s]`` (``_policy.RANDOM`` or ``HEURISTIC``) with the generator of ``agent_seeds[s]``;
     ``seeds`` the seeds of the restocks (B9) in order;
     ``options`` natural_win, flip_reverses_order, restock_skip_jokers, max_turns. Writes each
-    move's id to ``actions`` (``max_turns`` long) and the figures to ``out`` (``O_*``).
+    move's id to ``actions`` (NEED_SPACE when it is too short) and the figures to ``out`` (``O_*``).
     ``w``, ``rngs`` (``players + 1`` generators) and ``scratch`` (600 numbers) are work space."""
     rng = rngs[players]
     seed(rng, game_seed)
@@ -108,6 +109,9 @@ def play_game(
         else:
             m = choose_random(nmoves, rngs[p])
         card, base, source = moves[m, 0], moves[m, 1], moves[m, 2]
+        if w[TURN] >= actions.shape[0]:
+            out[O_RESULT] = NEED_SPACE
+            return
         actions[w[TURN]] = ACTION_ID[card, base, OWN if source == base else source]
         apply(w, card, base, source, seeds, rng, pool)
         if w[RESULT] == NEED_SEEDS:

@@ -44,6 +44,9 @@ _RESULTS = {_kernel.WIN: "win", _kernel.DRAW: "draw"}
 _FIRST_SEEDS = 8
 """Restock seeds made for a game before it is played; a game that restocks more often (rare:
 about one in a thousand 4-player games restocks 7 times) is played again with more."""
+_FIRST_SPACE = 4096
+"""Moves a game's record has room for at first (max_turns if fewer); a longer game (with
+max_turns above it) is played again with more room."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +76,7 @@ class _Space:
         self.w = np.zeros(_kernel.SIZE, np.int64)
         self.rngs = mersenne.generators(players + 1)
         self.scratch = np.zeros(610, np.int64)
-        self.actions = np.zeros(max_turns, np.int64)
+        self.actions = np.zeros(min(max_turns, _FIRST_SPACE), np.int64)
         self.out = np.zeros(_play.OUT_SIZE, np.int64)
         self.agent_seeds = np.zeros(players, np.int64)
 
@@ -106,7 +109,7 @@ def play_games(
             options.natural_win,
             options.flip_reverses_order,
             options.restock_skip_jokers,
-            options.max_turns,
+            min(options.max_turns, 2**62),  # no game reaches that many turns
         ],
         np.int64,
     )
@@ -135,9 +138,13 @@ def play_games(
                 space.rngs,
                 space.scratch,
             )
-            if space.out[_play.O_RESULT] != _kernel.NEED_SEEDS:
+            status = space.out[_play.O_RESULT]
+            if status == _kernel.NEED_SEEDS:
+                count *= 4
+            elif status == _kernel.NEED_SPACE:
+                space.actions = np.zeros(min(options.max_turns, 4 * len(space.actions)), np.int64)
+            else:
                 break
-            count *= 4
         out = space.out.tolist()
         turns = out[_play.O_TURNS]
         found.append(
