@@ -220,6 +220,31 @@ def test_a_worker_lost_mid_run_is_a_note_and_changes_no_figure(
     assert rows == unbroken
 
 
+def test_a_scheduler_lost_mid_run_stops_it_in_one_line(
+    cluster: tuple[Cluster, Watcher], unbroken: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    dask, _ = cluster
+    dask.start()
+    closed: list[bool] = []
+
+    def progress(done: int) -> None:
+        if done >= BATCH and not closed:
+            dask.cluster.close()  # the scheduler with it
+            closed.append(True)
+
+    out = tmp_path / "run.db"
+    with pytest.raises(RunStopped) as stopped:
+        run(SPEC, out, backend="dask", scheduler=dask.address, progress=progress, clock=Clock())
+    found = re.fullmatch(
+        rf"lost the Dask scheduler at {re.escape(dask.address)}: stopped; the (\d+) of 100 "
+        rf"games played are kept in {re.escape(str(out))} \(the same command resumes the run\)",
+        str(stopped.value),
+    )
+    assert found, stopped.value
+    kept = stored(out)
+    assert len(kept) == int(found[1]) >= BATCH and kept == [unbroken[r["index"]] for r in kept]
+
+
 def test_the_command_stops_in_one_line_and_the_same_command_resumes(
     cluster: tuple[Cluster, Watcher],
     tmp_path: Path,

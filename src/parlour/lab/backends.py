@@ -136,20 +136,29 @@ def executor(
 @contextmanager
 def _dask(workers: int, scheduler: str | None, play: Play, watch: Watch) -> Iterator[Submit]:
     dask: Any = importlib.import_module("distributed")  # untyped: kept behind Any
-    with _quiet(logging.getLogger("distributed")), _cluster(dask, workers, scheduler) as found:
+    with _quiet(), _cluster(dask, workers, scheduler) as found:
         yield _submitter(dask, *found, play, watch)
 
 
 @contextmanager
-def _quiet(logger: logging.Logger) -> Iterator[None]:
-    """Dask's own warnings left out while the run plays: a worker that dies would be told of in
-    many lines (its keys rescheduled, its connection closed); the run says it in one."""
-    level = logger.level
-    logger.setLevel(logging.CRITICAL)
+def _quiet() -> Iterator[None]:
+    """Dask's own messages left out while the run plays: a worker that dies, or a scheduler,
+    would be told of in many lines (keys rescheduled, connections closed, tracebacks); the run
+    says it in one. Dask gives some of its loggers levels and handlers of their own (the
+    client's), so each is set, and set back after."""
+    loggers = [logging.getLogger("distributed")] + [
+        found
+        for name, found in list(logging.Logger.manager.loggerDict.items())
+        if name.startswith("distributed.") and isinstance(found, logging.Logger)
+    ]
+    levels = [(found, found.level) for found in loggers]
+    for found in loggers:
+        found.setLevel(logging.CRITICAL)
     try:
         yield
     finally:
-        logger.setLevel(level)
+        for found, level in levels:
+            found.setLevel(level)
 
 
 @contextmanager
