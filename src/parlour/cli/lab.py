@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from rich.table import Table as RichTable
 
+from parlour.cli import lab_compare
 from parlour.cli.common import (
     CommandError,
     Parser,
@@ -27,7 +28,6 @@ from parlour.cli.common import (
     workers_arg,
 )
 from parlour.core.files import write_text_atomic
-from parlour.core.inputs import quote
 from parlour.core.options import parse_option_pairs
 from parlour.games import GAMES, find_game
 
@@ -137,70 +137,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_compare(args: argparse.Namespace) -> int:
-    from parlour.lab.compare import compare, parse_variant
-
-    if not args.variant:
-        raise CommandError("--variant: give at least one, e.g. --variant strict:natural_win=false")
-    base_options = parse_option_pairs(args.options)
-    variants: list[tuple[str, dict[str, str]]] = [("default", base_options)]
-    for text in args.variant:
-        try:
-            name, options = parse_variant(text)
-        except ValueError as err:
-            raise CommandError(str(err)) from None
-        if name in {n for n, _ in variants}:
-            raise CommandError(f"--variant: the name {quote(name)} is used twice")
-        variants.append((name, {**base_options, **options}))
-    seed = fresh_seed() if args.seed is None else args.seed  # one seed: the same deals for all
-    specs = [(name, _spec(args, options, seed)) for name, options in variants]
-    out = Path(args.out or f"lab-{specs[0][1].game}-{seed}-compare.db")
-    notes: list[str] = []
-    rows = {name: _play(args, spec, out, name, name, notes) for name, spec in specs}
-    base = specs[0][1]
-    result: dict[str, Any] = {
-        **{
-            k: v for k, v in _summary(base, args.backend, rows["default"]).items() if k != "metrics"
-        },
-        "variants": {name: spec.options for name, spec in specs},
-        "notes": notes,
-        "metrics": {
-            name: _summary(spec, args.backend, rows[name])["metrics"] for name, spec in specs
-        },
-        "differences": {
-            name: _from_file(partial(compare, base.game, base.players, rows["default"], rows[name]))
-            for name, _ in specs[1:]
-        },
-    }
-    if args.json:
-        print_json(result, compact=True)
-        return 0
-    console = people_console()
-    console.print(
-        f"{base.games} deals of {find_game(base.game).title} for {base.players} players under "
-        f"{len(specs)} rule sets (the same deals for each), seed {seed}; saved in {out}"
-    )
-    for name, diffs in result["differences"].items():
-        changed = _options_text(dict(variants)[name], base_options)
-        table = RichTable(
-            "metric", "default", name, "difference (95% interval)", "verdict",
-            title=f"{name} against the default ({changed})",
-        )  # fmt: skip
-        for metric, entry in diffs.items():
-            for label, item in _entries(metric, entry):
-                lo, hi = item["difference"]["ci95"]
-                span = "" if lo is None or hi is None else f" ({lo:+.3g} to {hi:+.3g})"
-                table.add_row(
-                    label,
-                    f"{item['baseline']:.4g}",
-                    f"{item['variant']:.4g}",
-                    f"{item['difference']['value']:+.3g}{span}",
-                    item["verdict"],
-                )
-        console.print(table)
-    return 0
-
-
 def _entries(metric: str, entry: Any) -> list[tuple[str, Any]]:
     if isinstance(entry, list):
         return [(f"{metric} ({_who(metric, seat)})", item) for seat, item in enumerate(entry)]
@@ -209,10 +145,6 @@ def _entries(metric: str, entry: Any) -> list[tuple[str, Any]]:
 
 def _who(metric: str, index: int) -> str:  # Player N, or position N (1 moved first)
     return f"position {index + 1}" if metric.startswith("position_") else f"Player {index + 1}"
-
-
-def _options_text(options: dict[str, str], base: dict[str, str]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in options.items() if base.get(k) != v)
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -380,26 +312,7 @@ def register(sub: Any, formatter: type[argparse.HelpFormatter]) -> None:
     )
     p.set_defaults(func=_cmd_run)
 
-    p = lsub.add_parser(
-        "compare",
-        help="rule variants on the same deals: what changed, with what confidence",
-        description="Play the same deals under the default options and under each variant "
-        "(common random numbers) and give each metric's paired difference with its 95% "
-        "interval and a verdict. Example: parlour lab compare GAME --players 4 --agents "
-        "heuristic --variant plain:OPTION=VALUE --games 2000 --seed 1",
-        formatter_class=formatter,
-    )
-    common(p)
-    p.add_argument(
-        "--variant", action="append", metavar="NAME:K=V[,K=V]", help="a rule variant (repeat)"
-    )
-    p.add_argument(
-        "--out",
-        type=path_arg,
-        metavar="RUN.db",
-        help="the runs' file (default lab-GAME-SEED-compare.db)",
-    )
-    p.set_defaults(func=_cmd_compare)
+    lab_compare.register(lsub, formatter, common)
 
     p = lsub.add_parser(
         "report",
