@@ -77,7 +77,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", action="append", help=f"GAME:PLAYERS[:AGENTS] (default {CASES})")
     parser.add_argument("--games", type=int, default=20_000, help="games on a kernel")
-    parser.add_argument("--python-games", type=int, default=200, help="games on the rules engine")
+    parser.add_argument("--python-games", type=int, default=100, help="games on the rules engine")
     parser.add_argument("--backends", default="local:1,local:2,dask:2", help="BACKEND:WORKERS,...")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

@@ -89,6 +89,19 @@ def test_a_game_does_not_depend_on_its_batch() -> None:
     assert [r["index"] for r in rows_of(spec, [5, 2, 9])] == [2, 5, 9]
 
 
+@pytest.mark.slow
+def test_a_kernel_run_on_two_workers_gives_the_rows_of_one(tmp_path: Path) -> None:
+    # 600 games: the first batch in this process, then batches of 75 on the pool's two workers
+    spec = RunSpec("death", 6, ("heuristic", "random"), 600, 13)
+    seen: list[int] = []
+    two = run(spec, tmp_path / "two.db", workers=2, progress=seen.append)
+    assert seen[0] == 0 and seen[1] == 10 and seen[-1] == 600
+    one = run(spec, tmp_path / "one.db", workers=1)
+    assert [r["index"] for r in two] == list(range(600))
+    assert two == one
+    assert two[:50] == rows_of(replace(spec.checked(), engine="python"), list(range(50)))
+
+
 def test_the_figures_name_the_agents_the_kernel_plays() -> None:
     from parlour.games.death.figures import FIGURES, KERNEL_AGENTS
     from parlour.games.death.lab_kernel import AGENTS
