@@ -174,6 +174,7 @@ def _cluster(dask: Any, workers: int, scheduler: str | None) -> Iterator[tuple[A
             scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         )
         with cluster, dask.Client(cluster, set_as_default=False) as client:
+            _hush_gathers(client)
             yield client, "the LocalCluster"
         return
     _check_scheduler(scheduler)
@@ -182,28 +183,64 @@ def _cluster(dask: Any, workers: int, scheduler: str | None) -> Iterator[tuple[A
     except Exception as err:  # it went away since the handshake
         raise _unreachable(scheduler, err) from None
     with client:
+        _hush_gathers(client)
         yield client, scheduler
+
+
+def _hush_gathers(client: Any) -> None:
+    """A batch's rows are waited for a little at a time (:meth:`_Cluster.wait`); a wait cut
+    short leaves a task of Dask's that ends, when the run stops, with an exception nobody reads,
+    which asyncio would print after the run's one line. Those (Dask's ``AllExit``) are
+    dropped; anything else goes to the handler there was."""
+    loop = client.loop.asyncio_loop
+    before = loop.get_exception_handler()
+
+    def handler(where: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if type(context.get("exception")).__name__ == "AllExit":
+            return
+        if before is not None:
+            before(where, context)
+        else:
+            where.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
 
 
 def _submitter(dask: Any, client: Any, where: str, play: Play, watch: Watch) -> Submit:
     def submit(text: str, todo: list[list[int]]) -> Iterator[Rows]:
         ended: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        futures = [client.submit(play, text, b, pure=False) for b in todo]
-        games = {f.key: b for f, b in zip(futures, todo, strict=True)}
-        for future in futures:
-            future.add_done_callback(ended.put)  # called on a thread of Dask's
+        # Each batch's future is let go once its rows are read, so that Dask forgets them (a
+        # run of a million games would otherwise keep every row on its workers to the end).
+        pending = _submit_all(client, play, text, todo, ended.put)
         cluster = _Cluster(client, where, watch)
         try:
             cluster.look()  # the workers at the start: any that leaves is told of
-            for _ in futures:
-                future = cluster.wait(lambda: ended.get(timeout=LOOK_EVERY), queue.Empty)
-                yield _rows(dask, cluster, future, games[future.key])
+            while pending:
+                key = cluster.wait(lambda: ended.get(timeout=LOOK_EVERY).key, queue.Empty)
+                future, batch = pending.pop(key)
+                rows = _rows(dask, cluster, future, batch)
+                del future
+                yield rows
                 cluster.look(now_and_then=True)
             cluster.finish()
         finally:  # stopped early: nothing of this run stays queued on a shared cluster
-            client.cancel(futures)
+            if pending:
+                client.cancel([future for future, _ in pending.values()])
 
     return submit
+
+
+def _submit_all(
+    client: Any, play: Play, text: str, todo: list[list[int]], ended: Callable[[Any], None]
+) -> dict[Any, tuple[Any, list[int]]]:
+    """Each batch handed to Dask, ``ended`` called with its future when it ends (on a thread of
+    Dask's): the futures and batches by key."""
+    pending: dict[Any, tuple[Any, list[int]]] = {}
+    for batch in todo:
+        future = client.submit(play, text, batch, pure=False)
+        pending[future.key] = (future, batch)
+        future.add_done_callback(ended)
+    return pending
 
 
 def _rows(dask: Any, cluster: _Cluster, future: Any, batch: list[int]) -> Rows:
