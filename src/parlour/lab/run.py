@@ -16,10 +16,11 @@ played kept.
 
 from __future__ import annotations
 
+import gc
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
-from contextlib import closing
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -211,12 +212,15 @@ class RunStore:
         """The finished games' rows in game order (the first ``limit`` games)."""
         query = "SELECT row FROM games WHERE variant = ? ORDER BY idx"
         which = self.variant if variant is None else variant
-        found = [
-            check_row(
-                load_json(r, f"{self.path}: game row {k}"), f"{self.path}: game row {k}", MAX_GAMES
-            )
-            for k, (r,) in enumerate(self._select(query, (which,)))
-        ]
+        with _collector_paused():
+            found = [
+                check_row(
+                    load_json(r, f"{self.path}: game row {k}"),
+                    f"{self.path}: game row {k}",
+                    MAX_GAMES,
+                )
+                for k, (r,) in enumerate(self._select(query, (which,)))
+            ]
         return found if limit is None else [r for r in found if r["index"] < limit]
 
     def close(self) -> None:
@@ -232,6 +236,20 @@ def _same_run(stored: RunSpec, spec: RunSpec) -> bool:
     mine = json.loads(json.dumps(spec.to_json()))  # as stored: tuples become lists
     free = {"games", "engine"} if same_rows(spec) else {"games"}
     return all(theirs.get(k) == mine[k] for k in mine if k not in free)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused (as it was, after): rows read by the thousand are trees
+    of lists and dicts, which hold no cycle, and a collector walking the ones read before each
+    time makes reading them take three times as long."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _batch_size(spec: RunSpec, todo: int, workers: int) -> int:
@@ -280,13 +298,14 @@ def run(
         executor(backend, workers, scheduler, play_batch, watch) as submit_all,
         closing(RunStore(out, spec, variant)) as store,
     ):
-        todo = [i for i in range(spec.games) if i not in store.done()]
+        stored = store.done()  # once: a resumed run of many games asks it no more
+        todo = [i for i in range(spec.games) if i not in stored]
         done = spec.games - len(todo)
         if progress:
             progress(done)
         text = json.dumps(spec.to_json())
         size = _batch_size(spec, len(todo), workers)
-        played: dict[int, dict[str, Any]] = {}  # rows of this process's workers, as they came
+        played: dict[int, str] = {}  # rows of this process's workers, as they came
         todo_batches = batches(todo, size)
         if spec.engine == "fast" and backend == "local" and workers > 1 and todo_batches:
             # The first batch here: the kernel loads in this process before the pool starts,
@@ -296,14 +315,14 @@ def run(
             todo_batches = [b for b in todo_batches if b]
             rows = play_batch(text, first)
             store.add(rows)
-            played.update((i, json.loads(row)) for i, row in rows)
+            played.update(rows)
             done += len(rows)
             if progress:
                 progress(done)
         try:
             for rows in submit_all(text, todo_batches):
                 store.add(rows)
-                played.update((i, json.loads(row)) for i, row in rows)
+                played.update(rows)
                 done += len(rows)
                 if progress:
                     progress(done)
@@ -313,5 +332,6 @@ def run(
                 "(the same command resumes the run)"
             ) from None
         if len(played) == spec.games:  # all played now: nothing stored before to read back
-            return [played[i] for i in range(spec.games)]
+            with _collector_paused():
+                return [json.loads(played[i]) for i in range(spec.games)]
         return store.rows(spec.games)
