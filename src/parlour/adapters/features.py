@@ -213,9 +213,10 @@ class Blocks:
         spots = self._spots
         made = self._values
         for value in values:
-            x = value / scale
-            spots.append(at)
-            made.append(x if 0.0 <= x <= 1.0 else (1.0 if x > 1.0 else 0.0))
+            if value > 0:  # an entry left out is 0, as a negative value is made
+                x = value / scale
+                spots.append(at)
+                made.append(x if x <= 1.0 else 1.0)
             at += 1
         self._at = at
 

@@ -149,7 +149,7 @@ class Position(NamedTuple):
         the hand penalty (G11)."""
         if self.over:
             return tuple(tuple(sorted(h)) for h in self.hands)
-        return tuple(tuple(sorted(k)) for k in self.known)
+        return tuple(tuple(sorted(k)) if k else () for k in self.known)
 
     def hidden_from(self, seat: int | None) -> frozenset[str]:
         """The cards in other seats' hands that the rules have not made public (G11, G13)."""
