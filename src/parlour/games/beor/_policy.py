@@ -43,35 +43,36 @@ RANDOM, HEURISTIC = 0, 1
 def potential(cards: int, dead: int, parts: Int64Array) -> int:
     """``strategy.potential``: how many of ``cards`` sit in two disjoint partial groups (0..6),
     a group counting only when the cards it lacks are not in ``dead`` (B5). ``parts`` is
-    scratch space for 64 masks."""
+    scratch space for 64 numbers.
+
+    Each group is taken once, from the lowest of the cards it holds; two groups holding the
+    same cards (two sets lacking a different card) give the same part twice, which changes
+    nothing: a part is never disjoint from itself, and otherwise only the biggest part's size
+    counts."""
     np_ = 0
+    biggest = 0
     rest = cards
     while rest:
         card = lowest(rest)
         rest &= rest - 1
+        below = bit(card) - 1
         for g in CARD_GROUPS[card]:
             if g < 0:
                 break
             group = GROUP_MASK[g]
             have = group & cards
-            if have & (have - 1) == 0 or (group & ~have) & dead:
-                continue  # fewer than two cards, or a missing card is dead
-            seen = False
-            for k in range(np_):
-                if parts[k] == have:
-                    seen = True
-                    break
-            if not seen:
-                parts[np_] = have
-                np_ += 1
+            if have & below or have & (have - 1) == 0 or (group & ~have) & dead:
+                continue  # taken from a lower card, fewer than two cards, or a dead card lacking
+            size = 3 if have == group else 2
+            parts[np_] = have
+            parts[32 + np_] = size
+            biggest = max(biggest, size)
+            np_ += 1
     best = 0
-    biggest = 0
     for a in range(np_):
-        size_a = count(parts[a])
-        biggest = max(biggest, size_a)
         for b in range(a + 1, np_):
             if parts[a] & parts[b] == 0:
-                best = max(best, size_a + count(parts[b]))
+                best = max(best, parts[32 + a] + parts[32 + b])
     n = count(cards)
     if best == 0 and np_ > 0:
         best = biggest + (1 if n > biggest else 0)
