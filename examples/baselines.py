@@ -224,6 +224,13 @@ def ismcts_games(game: str, number: int, settings: Settings) -> dict[str, float]
             final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VALUE,
             use_observation_string=True,
         )
+        # OpenSpiel's default resampler draws from pyspiel.UniformProbabilitySampler, seeded
+        # from the system's entropy: the worlds sampled, and so the games, would differ from run
+        # to run. The same worlds from a stream of the game's seed instead.
+        worlds = stream("worlds")
+        bot.set_resampler(
+            lambda state, player, u=worlds.uniform: state.resample_from_infostate(player, u)
+        )
         agent = make_agent(opponent, rules)
         agent_rng = random.Random(derive_seed(deal_seed, "opponent", opponent))
         chance.bit_generator.state = after_deal
