@@ -106,8 +106,9 @@ def _plugin_base() -> Any:
 
 class Watcher(_plugin_base()):  # type: ignore[misc]
     """Scheduler plugin: sets the event of each worker the scheduler removes; kills ``victim``
-    (a pid) when a batch starts on ``target`` after ``after`` batches have ended, so that the
-    run cannot end before the scheduler has taken its batch back."""
+    (a pid) once ``after`` batches have ended and ``target`` holds a batch (one starting on it,
+    or one it was given before), so that the run cannot end before the scheduler has taken its
+    batch back."""
 
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
@@ -123,10 +124,16 @@ class Watcher(_plugin_base()):  # type: ignore[misc]
     def transition(self, key: Any, start: str, finish: str, *args: Any, **kwargs: Any) -> None:
         if finish == "memory":
             self.ended += 1
-        if finish != "processing" or self.killed or self.victim is None:
+        if self.killed or self.victim is None or self.ended < self.after:
             return
-        on = self.cluster.cluster.scheduler.tasks[key].processing_on
-        if on is not None and on.address == self.target and self.ended >= self.after:
+        scheduler = self.cluster.cluster.scheduler
+        if finish == "processing":  # a batch starts on the target
+            on = scheduler.tasks[key].processing_on
+            busy = on is not None and on.address == self.target
+        else:  # a batch ended; the target may hold batches given to it before (no queuing)
+            found = scheduler.workers.get(self.target)
+            busy = found is not None and bool(found.processing)
+        if busy:
             self.killed = True
             os.kill(self.victim, signal.SIGKILL)
 
