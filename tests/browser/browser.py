@@ -291,7 +291,8 @@ class Snap:
 
 def choose_language(page: Page, lang: str, selector: str, english: str) -> None:
     """Pick ``lang`` in the page's ``select#lang``; wait for ``<html lang>`` and for the text
-    of ``selector`` to differ from ``english`` (its words before)."""
+    of ``selector`` to differ from ``english`` (its words before: English's, or those of the
+    language chosen before)."""
     page.locator("select#lang").select_option(lang)
     wait_js(page, "(l) => document.documentElement.lang === l", lang, f"<html lang={lang}>")
     wait_js(
