@@ -25,7 +25,7 @@ import logging
 import queue
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -33,6 +33,7 @@ from typing import Any, ClassVar, TypeVar
 
 from parlour.core.inputs import parse_duration, quote
 from parlour.errors import InvalidOption, ParlourError
+from parlour.lab.workers import shake_hands, unreachable_reason
 
 __all__ = [
     "BACKENDS",
@@ -325,27 +326,14 @@ class _Cluster:
 
 
 def _check_scheduler(address: str) -> None:
-    """Shake hands with the scheduler at ``address`` once, so that one that is missing or is
-    something else fails here, in one line and before the run's file is made."""
-    comm: Any = importlib.import_module("distributed.comm")
-
-    async def handshake() -> None:
-        connection = await comm.connect(address, timeout=CONNECT_TIMEOUT)
-        await connection.close()
-
+    """The scheduler at ``address`` answers, or one line saying why not (before the run's file
+    is made)."""
     try:
-        # On a thread of its own: this one may be running an event loop (a notebook).
-        with ThreadPoolExecutor(max_workers=1) as thread:
-            thread.submit(asyncio.run, asyncio.wait_for(handshake(), CONNECT_TIMEOUT)).result()
+        shake_hands(address, CONNECT_TIMEOUT)
     except Exception as err:
         raise _unreachable(address, err) from None
 
 
 def _unreachable(address: str, err: Exception) -> InvalidOption:
-    if isinstance(err, OSError | TimeoutError):
-        reason = f"no answer within {CONNECT_TIMEOUT:g} s"
-    elif isinstance(err, ValueError | TypeError):  # an address or TLS set-up Dask cannot use
-        reason = " ".join(str(err).splitlines())
-    else:  # something answered, but not as a Dask scheduler
-        reason = f"it does not answer as a Dask scheduler ({type(err).__name__})"
+    reason = unreachable_reason(err, CONNECT_TIMEOUT)
     return InvalidOption(f"--scheduler: cannot reach a Dask scheduler at {address}: {reason}")

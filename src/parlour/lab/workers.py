@@ -1,13 +1,18 @@
-"""How many worker threads a batch uses: the number asked for, or every core."""
+"""How many worker threads a batch uses (the number asked for, or every core), and the check
+made of a Dask scheduler before a run or a search uses it."""
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from parlour.core.inputs import quote
 from parlour.errors import InvalidOption
 
-__all__ = ["resolve_workers"]
+__all__ = ["resolve_workers", "shake_hands", "unreachable_reason"]
 
 
 def resolve_workers(workers: int | None) -> int:
@@ -21,3 +26,31 @@ def resolve_workers(workers: int | None) -> int:
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InvalidOption(f"workers must be a whole number of at least 1, got {quote(workers)}")
     return workers
+
+
+def shake_hands(address: str, timeout: float) -> None:
+    """Shake hands with the Dask scheduler at ``address`` once, so that one that is missing or
+    is something else fails at once, before a client that then takes seconds to close.
+
+    Raises:
+        Exception: what connecting raised (:func:`unreachable_reason` puts it in words).
+    """
+    comm: Any = importlib.import_module("distributed.comm")
+
+    async def handshake() -> None:
+        connection = await comm.connect(address, timeout=timeout)
+        await connection.close()
+
+    # On a thread of its own: this one may be running an event loop (a notebook).
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(asyncio.run, asyncio.wait_for(handshake(), timeout)).result()
+
+
+def unreachable_reason(err: Exception, timeout: float) -> str:
+    """Why a Dask scheduler could not be reached, in words, from what connecting raised."""
+    if isinstance(err, OSError | TimeoutError):
+        return f"no answer within {timeout:g} s"
+    if isinstance(err, ValueError | TypeError):  # an address or TLS set-up Dask cannot use
+        return " ".join(str(err).splitlines())
+    # something answered, but not as a Dask scheduler
+    return f"it does not answer as a Dask scheduler ({type(err).__name__})"

@@ -20,13 +20,11 @@ Nothing about the backend is saved: a search started on threads goes on on Dask,
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import logging
 import math
 from collections import deque
 from collections.abc import Generator, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -41,7 +39,7 @@ from parlour.games.beggar.lab.search import (
     longest,
     merge_longest,
 )
-from parlour.lab.workers import resolve_workers
+from parlour.lab.workers import resolve_workers, shake_hands, unreachable_reason
 
 __all__ = ["CONNECT_TIMEOUT", "PIECES_PER_THREAD", "DaskBackend", "dask_backend"]
 
@@ -157,28 +155,13 @@ def dask_backend(workers: int | None = None, scheduler: str | None = None) -> It
 
 
 def _check_scheduler(address: str) -> None:
-    """Shake hands with the scheduler at ``address`` once, so that one that is missing or is
-    something else fails here, with one line, rather than inside a client that then takes
-    seconds to close."""
-    comm: Any = importlib.import_module("distributed.comm")
-
-    async def handshake() -> None:
-        connection = await comm.connect(address, timeout=CONNECT_TIMEOUT)
-        await connection.close()
-
+    """The scheduler at ``address`` answers, or one line saying why not."""
     try:
-        # On a thread of its own: this one may be running an event loop (a notebook).
-        with ThreadPoolExecutor(max_workers=1) as thread:
-            thread.submit(asyncio.run, asyncio.wait_for(handshake(), CONNECT_TIMEOUT)).result()
+        shake_hands(address, CONNECT_TIMEOUT)
     except Exception as err:
         raise _unreachable(address, err) from None
 
 
 def _unreachable(address: str, err: Exception) -> InvalidOption:
-    if isinstance(err, OSError | TimeoutError):
-        reason = f"no answer within {CONNECT_TIMEOUT:g} s"
-    elif isinstance(err, ValueError | TypeError):  # an address or TLS set-up Dask cannot use
-        reason = " ".join(str(err).splitlines())
-    else:  # something answered, but not as a Dask scheduler
-        reason = f"it does not answer as a Dask scheduler ({type(err).__name__})"
+    reason = unreachable_reason(err, CONNECT_TIMEOUT)
     return InvalidOption(f"cannot reach the Dask scheduler at {address}: {reason}")
