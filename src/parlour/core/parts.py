@@ -24,6 +24,8 @@ The parts and what each names:
 - ``figures``: a module exporting ``FIGURES``, the lab figures the game adds to the lab's
   generic statistics;
 - ``commands``: a module exporting ``COMMANDS``, the extra subcommands of ``parlour <game>``;
+- ``story``: a module exporting ``STORY``, the story ``parlour review`` tells of a game without
+  decisions;
 - ``schemas``: a package holding the JSON Schemas of the game's documents (``state.json``,
   ``view.json``, ``action.json`` ...), which ``parlour schema`` names ``<game>-<document>``.
 """
@@ -36,7 +38,7 @@ from typing import Literal, TypeVar
 
 __all__ = ["PART_EXPORTS", "GameParts", "PartName", "load_part", "load_part_as", "part_file"]
 
-PartName = Literal["presenter", "strategy", "features", "figures", "commands"]
+PartName = Literal["presenter", "strategy", "features", "figures", "commands", "story"]
 
 PART_EXPORTS: dict[str, str] = {
     "presenter": "PRESENTER",
@@ -44,6 +46,7 @@ PART_EXPORTS: dict[str, str] = {
     "features": "FEATURES",
     "figures": "FIGURES",
     "commands": "COMMANDS",
+    "story": "STORY",
 }
 """The name each module part exports."""
 
@@ -60,6 +63,7 @@ class GameParts:
     figures: str | None = None
     commands: str | None = None
     schemas: str | None = None
+    story: str | None = None
 
     def present(self) -> tuple[str, ...]:
         """The names of the parts this game has, in declaration order."""

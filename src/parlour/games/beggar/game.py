@@ -53,6 +53,7 @@ class BeggarGame(Game):
         features="parlour.games.beggar.features",
         figures="parlour.games.beggar.figures",
         commands="parlour.games.beggar.cli",
+        story="parlour.games.beggar.story",
     )
 
     def typed_options(self, given: Mapping[str, object] | None) -> BeggarOptions:
