@@ -158,7 +158,17 @@ class Ismcts:
             done += 1
         return root, favoured
 
-    def _iterate(self, root: _Node, state: State, rng: random.Random, favoured: str | None) -> None:
+    def _iterate(
+        self,
+        root: _Node,
+        state: State,
+        rng: random.Random,
+        favoured: str | None,
+        first: Action | None = None,
+    ) -> tuple[float, ...]:
+        """One iteration from ``root`` over the world ``state``; its rewards, one a seat.
+        ``first`` (a review's root, :mod:`parlour.bots.review`) is the root action to take
+        instead of the one UCB would choose."""
         node = root
         path: list[tuple[_Node, int]] = []
         c = self.exploration
@@ -166,6 +176,8 @@ class Ismcts:
             mover = state.to_move
             assert mover is not None
             actions = self.candidates(state.legal_actions())
+            if first is not None:
+                actions, first = (first,), None
             untried: list[tuple[str, Action]] = []
             best: tuple[float, str, Action] | None = None
             bias = self.prior_weight if node is root or self.prior_everywhere else 0.0
@@ -203,6 +215,7 @@ class Ismcts:
         for child, mover in path:
             child.visits += 1
             child.total += rewards[mover]
+        return rewards
 
     def _score(self, end: PlayoutEnd) -> tuple[float, ...]:
         soft, returns = end

@@ -1,0 +1,395 @@
+"""The expert's eye on a finished game: every decision judged from what its player knew.
+
+For each decision of a reviewed seat (the position before ``record.actions[step]``, where that
+seat had at least two moves worth telling apart), :func:`review_record` runs the game's
+``expert`` search (:mod:`parlour.bots.ismcts`, with the game's evaluation, rollouts and
+candidates) from the seat's *view* only, so no card the seat could not see is ever read. The
+root of that search is a review's root rather than a player's: the budget is spread over the
+root moves by sequential halving (each round gives every remaining move the same number of
+iterations over the same sampled worlds, then keeps the better half), and the move played is
+never dropped. So every move gets an estimate, and the move played and the best move get the
+most iterations.
+
+A move's *chance* is the seat's mean reward over its iterations: its share of the win where a
+search reached the end of the game, the game's evaluation before it (a share of 1 among the
+seats, :attr:`~parlour.core.strategy.Strategy.evaluate`). Its interval is the half-width of a
+95% normal interval of that mean. ``best`` is the move with the highest chance among the last
+round's moves; the *cost* of the move played is how much chance it gave away,
+``max(0, chance[best] - chance[played])``.
+
+Each decision's generator is seeded from the review's seed and the step alone, never from the
+record's seed: two records whose reviewed seat saw the same views get the same review. With an
+iteration budget a review is reproducible; a budget in seconds is not.
+
+A game without decisions has no search to run: its review is the story its ``story`` part tells
+(:mod:`parlour.core.parts`), e.g. a trick-by-trick account.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from parlour.bots import build_agent
+from parlour.bots.ismcts import Ismcts, SearchBudget, _Node
+from parlour.core.game import JSON, Action, Game, State
+from parlour.core.parts import load_part
+from parlour.core.record import Record, replay
+from parlour.errors import InvalidOption, InvalidRecord
+
+__all__ = [
+    "DECISIVE",
+    "Decision",
+    "MoveEstimate",
+    "Review",
+    "SeatSummary",
+    "parse_review_budget",
+    "review_record",
+]
+
+DECISIVE = 5
+"""How many decisive moments a review lists (the costliest decisions)."""
+
+FORMAT = 1
+"""The version of the review's JSON (``parlour schema review``)."""
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEstimate:
+    """One root move of a reviewed decision: its chance, the 95% half-width, its iterations."""
+
+    move: str
+    chance: float
+    interval: float
+    visits: int
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A reviewed decision: the move played, the search's best, and every move's estimate
+    (best first)."""
+
+    step: int
+    seat: int
+    played: str
+    best: str
+    moves: tuple[MoveEstimate, ...]
+
+    def estimate(self, move: str) -> MoveEstimate:
+        return next(m for m in self.moves if m.move == move)
+
+    @property
+    def cost(self) -> float:
+        """The chance given away by the move played (0 when it was the best)."""
+        return max(0.0, self.estimate(self.best).chance - self.estimate(self.played).chance)
+
+    @property
+    def cost_interval(self) -> float:
+        """A 95% half-width of :attr:`cost` (the two moves' intervals, as if independent)."""
+        if self.played == self.best:
+            return 0.0
+        return math.hypot(self.estimate(self.best).interval, self.estimate(self.played).interval)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "step": self.step,
+            "seat": self.seat,
+            "played": self.played,
+            "best": self.best,
+            "chances": {m.move: _round(m.chance) for m in self.moves},
+            "intervals": {m.move: _round(m.interval) for m in self.moves},
+            "visits": {m.move: m.visits for m in self.moves},
+            "cost": _round(self.cost),
+            "cost_interval": _round(self.cost_interval),
+        }
+
+    def moment(self) -> dict[str, JSON]:
+        return {
+            "step": self.step,
+            "seat": self.seat,
+            "played": self.played,
+            "best": self.best,
+            "cost": _round(self.cost),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """A reviewed seat's figures: decisions judged, forced ones, mean cost, mistakes (cost at
+    least the review's threshold) and the step of its costliest decision."""
+
+    seat: int
+    decisions: int
+    forced: int
+    average_cost: float
+    mistakes: int
+    worst_step: int | None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "seat": self.seat,
+            "decisions": self.decisions,
+            "forced": self.forced,
+            "average_cost": _round(self.average_cost),
+            "mistakes": self.mistakes,
+            "worst_step": self.worst_step,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A game's review: its decisions, or for a game without decisions, its story."""
+
+    game: str
+    players: int
+    seats: tuple[int, ...]
+    seed: int
+    budget: str
+    threshold: float
+    decisions: tuple[Decision, ...]
+    forced: tuple[int, ...]
+    """Forced decisions (one move worth telling apart) of each seat, one entry a seat."""
+    story: dict[str, JSON] | None = None
+
+    def decisive(self, count: int = DECISIVE) -> tuple[Decision, ...]:
+        """The costliest decisions (cost above 0), costliest first, the earlier on a tie."""
+        costly = [d for d in self.decisions if d.cost > 0]
+        return tuple(sorted(costly, key=lambda d: (-d.cost, d.step))[:count])
+
+    def summary(self) -> tuple[SeatSummary, ...]:
+        if self.story is not None:
+            return ()
+        rows = []
+        for seat in self.seats:
+            mine = [d for d in self.decisions if d.seat == seat]
+            worst = max(mine, key=lambda d: (d.cost, -d.step), default=None)
+            rows.append(
+                SeatSummary(
+                    seat,
+                    len(mine),
+                    self.forced[seat],
+                    sum(d.cost for d in mine) / len(mine) if mine else 0.0,
+                    sum(d.cost >= self.threshold for d in mine),
+                    worst.step if worst is not None and worst.cost > 0 else None,
+                )
+            )
+        return tuple(rows)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "format": FORMAT,
+            "kind": "review",
+            "game": self.game,
+            "players": self.players,
+            "seats": list(self.seats),
+            "seed": self.seed,
+            "budget": self.budget,
+            "threshold": self.threshold,
+            "decisions": [d.to_json() for d in self.decisions],
+            "decisive": [d.moment() for d in self.decisive()],
+            "summary": [s.to_json() for s in self.summary()],
+            "story": self.story,
+        }
+
+
+def _round(x: float) -> float:
+    return round(x, 4)
+
+
+def parse_review_budget(spec: str | None, game: Game) -> SearchBudget:
+    """A review's budget per decision: ``None`` or ``""`` for the game's ``expert`` search
+    budget, ``N`` iterations, or ``Ns`` seconds (not reproducible).
+
+    Raises:
+        InvalidOption: not a budget, or a game without decisions given one.
+    """
+    agent = _expert(game)
+    if spec is None or not spec.strip():
+        return agent.budget
+    try:
+        searched = build_agent(f"expert:{spec.strip()}", game)
+    except InvalidOption:
+        raise InvalidOption(
+            f"budget {spec!r}: a number of iterations a decision (1600) or seconds (2s)"
+        ) from None
+    assert isinstance(searched, Ismcts)
+    return searched.budget
+
+
+def _expert(game: Game) -> Ismcts:
+    if game.strategy is None:
+        raise InvalidOption(f"{game.title} has no decisions: its review is its story, no budget")
+    agent = build_agent("expert", game)
+    assert isinstance(agent, Ismcts)
+    return agent
+
+
+def review_record(
+    record: Record,
+    game: Game,
+    *,
+    seats: Iterable[int] | None = None,
+    budget: SearchBudget | None = None,
+    seed: int = 0,
+    threshold: float = 0.1,
+    progress: Progress | None = None,
+) -> Review:
+    """The review of ``record`` for ``seats`` (every seat by default); see the module
+    docstring. ``progress(done, total)`` is called after each judged decision.
+
+    Raises:
+        InvalidRecord: the record does not replay.
+        InvalidOption: a seat outside the game, a threshold outside [0, 1].
+    """
+    record = record.upgraded(game)
+    states = replay(record, game)
+    chosen = tuple(range(record.players)) if seats is None else tuple(sorted(set(seats)))
+    for seat in chosen:
+        if not 0 <= seat < record.players:
+            raise InvalidOption(
+                f"seat: Player {seat + 1} is not at this table of {record.players} players"
+            )
+    if not 0 <= threshold <= 1:
+        raise InvalidOption(f"threshold: a drop in win chance from 0 to 1, got {threshold:g}")
+    if game.strategy is None:
+        return Review(
+            game.name,
+            record.players,
+            chosen,
+            seed,
+            "",
+            threshold,
+            (),
+            (0,) * record.players,
+            _story(game, record, states),
+        )
+    agent = _expert(game)
+    if budget is not None:
+        agent.budget = budget
+    todo, forced = _decisions(record, states, agent, chosen)
+    decisions = []
+    for done, (step, state, moves) in enumerate(todo, 1):
+        decisions.append(_judge(agent, state, moves, record.actions[step], step, seed))
+        if progress is not None:
+            progress(done, len(todo))
+    return Review(
+        game.name,
+        record.players,
+        chosen,
+        seed,
+        str(agent.budget),
+        threshold,
+        tuple(decisions),
+        tuple(forced),
+    )
+
+
+def _story(game: Game, record: Record, states: tuple[State, ...]) -> dict[str, JSON]:
+    tell = load_part(game.parts, "story")
+    if tell is None:
+        raise InvalidRecord(f"{game.title} has no decisions and no story to tell")
+    told: dict[str, JSON] = tell(record, states)  # type: ignore[operator]
+    return told
+
+
+Todo = list[tuple[int, State, tuple[Action, ...]]]
+
+
+def _decisions(
+    record: Record, states: tuple[State, ...], agent: Ismcts, seats: tuple[int, ...]
+) -> tuple[Todo, list[int]]:
+    """The decisions to judge (step, position, moves) and each seat's forced ones."""
+    entries: dict[int, int] = {}
+    for entry in record.table:
+        entries[entry.at] = entries.get(entry.at, 0) + 1
+    todo: Todo = []
+    forced = [0] * record.players
+    index = 0
+    for step, played in enumerate(record.actions):
+        index += entries.get(step, 0)
+        state = states[index]
+        index += 1
+        seat = state.to_move
+        if seat is None or seat not in seats:
+            continue
+        moves = agent.candidates(state.legal_actions())
+        if played not in {str(m) for m in moves}:
+            moves = (*moves, _action(state, played))
+        if len(moves) < 2:
+            forced[seat] += 1
+            continue
+        todo.append((step, state, moves))
+    return todo, forced
+
+
+def _action(state: State, text: str) -> Action:
+    """The legal action whose notation is ``text`` (the move played, in the record)."""
+    return next(a for a in state.legal_actions() if str(a) == text)
+
+
+def _judge(
+    agent: Ismcts, state: State, moves: tuple[Action, ...], played: str, step: int, seed: int
+) -> Decision:
+    """One decision judged by sequential halving over ``moves`` from the mover's view."""
+    seat = state.to_move
+    assert seat is not None
+    view = state.view(seat)
+    game = agent.game
+    rng = random.Random(f"parlour-review:{seed}:{step}")
+    root = _Node()
+    rewards: dict[str, list[float]] = {str(m): [] for m in moves}
+    alive = list(moves)
+    rounds = max(1, math.ceil(math.log2(len(moves))))
+    budget = agent.budget
+    for round_ in range(rounds):
+        if budget.iterations is not None:
+            each = max(1, budget.iterations // (rounds * len(alive)))
+            worlds = [game.sample(view, rng) for _ in range(each)]
+            for move in alive:
+                for world in worlds:
+                    got = agent._iterate(root, world, rng, None, move)
+                    rewards[str(move)].append(got[seat])
+        else:
+            assert budget.seconds is not None
+            deadline = time.perf_counter() + budget.seconds / rounds
+            while True:
+                world = game.sample(view, rng)
+                for move in alive:
+                    rewards[str(move)].append(agent._iterate(root, world, rng, None, move)[seat])
+                if time.perf_counter() >= deadline:
+                    break
+        if round_ < rounds - 1:
+            ranked = sorted(alive, key=lambda m: -_mean(rewards[str(m)]))
+            keep = ranked[: max(1, (len(ranked) + 1) // 2)]
+            alive = keep + [m for m in alive if str(m) == played and m not in keep]
+    order = {str(m): i for i, m in enumerate(moves)}
+    best = max(
+        (str(m) for m in alive),
+        key=lambda k: (_mean(rewards[k]), len(rewards[k]), -order[k]),
+    )
+    estimates = tuple(
+        sorted(
+            (MoveEstimate(k, _mean(r), _half_width(r), len(r)) for k, r in rewards.items()),
+            key=lambda e: (-e.chance, order[e.move]),
+        )
+    )
+    return Decision(step, seat, played, best, estimates)
+
+
+def _mean(values: list[float]) -> float:
+    return min(1.0, max(0.0, sum(values) / len(values))) if values else 0.0
+
+
+def _half_width(values: list[float]) -> float:
+    """A 95% normal half-width of the mean of ``values`` (0.5 with fewer than two)."""
+    n = len(values)
+    if n < 2:
+        return 0.5
+    mean = sum(values) / n
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return 1.96 * math.sqrt(variance / n)
