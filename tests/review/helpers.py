@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from parlour.bots import SearchBudget
+from parlour.bots.review import Review
 from parlour.core import Record
 from parlour.core.game import JSON, Game, State
 from parlour.core.record import replay
@@ -17,6 +18,11 @@ from parlour.games import find_game
 RECORDS = Path(__file__).parent / "records"
 
 TOLERANCE = 1e-9
+"""How far a review's cost may be from its chances' difference (floating point)."""
+
+ROUNDING = 1.5e-4
+"""How far the JSON's cost may be from the difference of its chances: three figures rounded to
+four decimals or more."""
 
 
 def load(name: str) -> tuple[Record, Game]:
@@ -60,7 +66,7 @@ def moves_of(record: Record, game: Game, seat: int) -> list[int]:
 
 
 def check_review(
-    out: dict[str, Any],
+    review: Review,
     record: Record,
     game: Game,
     *,
@@ -68,8 +74,16 @@ def check_review(
     seed: int,
     spent: SearchBudget,
     threshold: float,
-) -> None:
-    """Every promise of the spec about one review's JSON, checked against the record."""
+) -> dict[str, Any]:
+    """Every promise of the spec about one review and its JSON, checked against the record;
+    the JSON. The JSON's figures are rounded (the spec's example has two decimals): its cost
+    agrees with its chances within :data:`ROUNDING`, the review's own figures within
+    :data:`TOLERANCE`."""
+    for decision in review.decisions:
+        chance = {m.move: m.chance for m in decision.moves}
+        expected = max(0.0, chance[decision.best] - chance[decision.played])
+        assert abs(decision.cost - expected) <= TOLERANCE, (decision.step, decision.cost, expected)
+    out: dict[str, Any] = review.to_json()
     assert out["format"] == 1
     assert out["kind"] == "review"
     assert out["game"] == game.name
@@ -108,11 +122,16 @@ def check_review(
             visits.values()
         ), f"{where}: best {best} has neither the top estimate nor the most visits"
         expected = max(0.0, chances[best] - chances[d["played"]])
-        assert abs(d["cost"] - expected) <= TOLERANCE, f"{where}: cost {d['cost']} != {expected}"
+        assert abs(d["cost"] - expected) <= ROUNDING, f"{where}: cost {d['cost']} != {expected}"
         if d["played"] == best:
             assert d["cost"] == 0.0, where
         assert d["cost_interval"] >= 0.0, where
-    ranked = sorted((d for d in decisions if d["cost"] > 0), key=lambda d: (-d["cost"], d["step"]))
+    # The review's own costs rank and count (the JSON's are rounded, and may tie).
+    exact = {d.step: d.cost for d in review.decisions}
+    assert sorted(exact) == sorted(steps), "the JSON lists the review's decisions"
+    ranked = sorted(
+        (d for d in decisions if exact[d["step"]] > 0), key=lambda d: (-exact[d["step"]], d["step"])
+    )
     wanted = [{k: d[k] for k in ("step", "seat", "played", "best", "cost")} for d in ranked[:5]]
     got = [{k: d[k] for k in ("step", "seat", "played", "best", "cost")} for d in out["decisive"]]
     assert got == wanted, "decisive: the (at most 5) costliest decisions, largest first"
@@ -125,18 +144,18 @@ def check_review(
         # Every move of the seat is listed or forced (one candidate only).
         assert len(mine) + row["forced"] == moved, f"seat {seat}: {row} over {moved} moves"
         assert row["decisions"] in (len(mine), moved), f"seat {seat}: {row}"
-        costs = [d["cost"] for d in mine]
+        costs = [exact[d["step"]] for d in mine]
         assert row["mistakes"] == sum(1 for c in costs if c >= threshold), f"seat {seat}"
         averages = [sum(costs) / n for n in (len(mine), moved) if n]
         if averages:
-            assert any(abs(row["average_cost"] - a) <= TOLERANCE for a in averages), row
+            assert any(abs(row["average_cost"] - a) <= ROUNDING for a in averages), row
         else:
             assert row["average_cost"] == 0.0, row
         if row["worst_step"] is not None:
-            worst = next(d for d in mine if d["step"] == row["worst_step"])
-            assert worst["cost"] == max(costs), f"seat {seat}: {row}"
+            assert exact[row["worst_step"]] == max(costs), f"seat {seat}: {row}"
         else:
             assert not any(costs), f"seat {seat}: no worst step, yet costs {costs}"
+    return out
 
 
 def shape(out: dict[str, Any]) -> dict[str, Any]:
