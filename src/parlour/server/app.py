@@ -3,6 +3,7 @@
 - ``POST /api/rooms``: create a room; answers its seats' secret tokens and invite links once.
 - ``GET /api/rooms/ROOM``: the room's public facts.
 - ``GET /api/rooms/ROOM/record[?deal=K]``: a finished deal's record, seed revealed.
+- ``GET /api/rooms/ROOM/replay?deal=K&seat=S``: a finished deal step by step (:mod:`.replay`).
 - ``GET /api/games``: the games, their player counts, options and seat kinds, and where the
   browser finds each game's board and words (:mod:`parlour.server.boards`).
 - ``GET /games/NAME/board.js``, ``board.css``, ``words/LANG.json``: a game's own browser files,
@@ -43,6 +44,7 @@ from parlour.server.bots import OFFERED, check_kind
 from parlour.server.clock import TimeSource
 from parlour.server.hub import Hub, Settings
 from parlour.server.protocol import check_name, hash_token, new_token, origin_allowed
+from parlour.server.replay import replay
 from parlour.server.room import new_deal_event
 from parlour.server.sockets import serve_socket
 from parlour.server.store import RoomRow, SeatRow, Store
@@ -101,10 +103,12 @@ def create_app(
         routes=[
             Route("/", _index, methods=["GET"]),
             Route("/r/{room}", _index, methods=["GET"]),
+            Route("/r/{room}/replay/{deal}", _index, methods=["GET"]),
             route("/api/games", _games, ["GET"]),
             route("/api/rooms", _create, ["POST"]),
             route("/api/rooms/{room}", _room, ["GET"]),
             route("/api/rooms/{room}/record", _record, ["GET"]),
+            route("/api/rooms/{room}/replay", replay, ["GET"]),
             WebSocketRoute("/ws/{room}", websocket),
             Mount("/static", app=_Static(directory=STATIC), name="static"),
             *board_routes(HEADERS),

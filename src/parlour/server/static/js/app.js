@@ -1,4 +1,5 @@
-// Parlour in the browser: the lobby at "/" and a table at "/r/ROOM". No build step: ES modules.
+// Parlour in the browser: the lobby at "/", a table at "/r/ROOM" and the replay of a finished deal
+// at "/r/ROOM/replay/DEAL". No build step: ES modules.
 
 import { $, showError } from "./dom.js";
 import { pickLanguage, setLanguage, t } from "./i18n.js";
@@ -16,12 +17,17 @@ async function start() {
   });
   translateShell();
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{1,64})\/?$/);
+  const replay = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{1,64})\/replay\/(\d{1,9})\/?$/);
   const root = $("#app");
   root.textContent = "";
   try {
     if (match) {
-      const { openTable } = await import("./table.js");
+      const [{ openTable }, { watchTable }] = await Promise.all([import("./table.js"), import("./myrooms.js")]);
       page = openTable(root, match[1]);
+      watchTable(page); // a seat taken through its link joins "My rooms"
+    } else if (replay) {
+      const { openReplay } = await import("./replay.js");
+      page = await openReplay(root, replay[1], Number(replay[2]));
     } else {
       const { openLobby } = await import("./lobby.js");
       page = await openLobby(root);

@@ -1,9 +1,11 @@
 // The end of a deal: the outcome in words (the board's outcomeWords), the board's score table,
-// the match so far, the rematch button, and the fairness check: the seed, revealed now, against
-// the commitment the page showed before the first card.
+// the match so far, the rematch button, the link to the deal's replay and review (replay.js), and
+// the fairness check: the seed, revealed now, against the commitment the page showed before the
+// first card.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { replayHref } from "./myrooms.js";
 
 export function endScreen(table, ctx) {
   const f = table.frame;
@@ -19,9 +21,10 @@ export function endScreen(table, ctx) {
     h("p.result", { text: ctx.board.outcomeWords(outcome, ctx) }),
     ctx.board.scoreTable ? ctx.board.scoreTable(outcome, ctx) : null,
     matchTable(f),
-    f.seat !== null ? h("div.row", {},
-      h("button#rematch.primary", { type: "button", disabled: iAsked, onclick: () => table.rematch(),
-        text: iAsked ? t("end.rematch_waiting", { n: people.length - asked.size }) : t("end.rematch") })) : null,
+    h("div.row", {},
+      f.seat !== null ? h("button#rematch.primary", { type: "button", disabled: iAsked, onclick: () => table.rematch(),
+        text: iAsked ? t("end.rematch_waiting", { n: people.length - asked.size }) : t("end.rematch") }) : null,
+      h("a#replay-link.button", { href: replayHref(table.roomId, f.deal, f.seat), text: t("end.replay") })),
     h("div.seed", {},
       h("h3", { text: t("end.fair") }),
       seed ? [

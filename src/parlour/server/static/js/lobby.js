@@ -1,9 +1,11 @@
-// The lobby: choose a game, players, options and seats; create the room; share the invites.
+// The lobby: choose a game, players, options and seats; create the room; share the invites; the
+// rooms this browser holds a seat in (myrooms.js).
 
 import { $, $$, h, showError } from "./dom.js";
 import { gameWords, t } from "./i18n.js";
 import { loadAllWords } from "./games.js";
 import { rulesPanel } from "./rules.js";
+import { myRoomsSection, rememberCreated } from "./myrooms.js";
 
 export async function openLobby(root) {
   const games = await loadAllWords();
@@ -35,6 +37,7 @@ export async function openLobby(root) {
       h("p.intro", { text: t("lobby.intro") }),
       form(game, players, keep),
       created ? invites(created) : null,
+      myRoomsSection(render),
       rulesPanel(words(game)),
     );
   }
@@ -161,6 +164,7 @@ export async function openLobby(root) {
         return;
       }
       saveChoices(choice);
+      rememberCreated(game.game, answer);
       created = answer;
       sessionStorage.setItem("parlour.created", JSON.stringify(answer));
       render();
