@@ -89,6 +89,19 @@ def commands(files: dict[str, str]) -> list[Command]:
         Command("schema", ("schema", "record"), (Slot("", text, 1),)),
         Command("verify", ("verify", record), (Slot("", text, 1),)),
         Command(
+            # The record has no move: any budget judges nothing, so no fuzz input searches.
+            "review",
+            ("review", record, "--json"),
+            (
+                Slot("", text, 1),
+                Slot("--seat", count_),
+                Slot("--budget", text),
+                Slot("--seed", count_),
+                Slot("--threshold", text),
+                Slot("--html", text),
+            ),
+        ),
+        Command(
             "arena",
             (
                 "arena",
@@ -441,6 +454,8 @@ under a plain file, names too long for the system."""
 PATH_COMMANDS = [
     ["replay", "PATH"],
     ["verify", "PATH"],
+    ["review", "PATH", "--json"],
+    ["review", "RECORD", "--json", "--html", "PATH"],
     ["play", "--resume", "PATH", "--json"],
     ["play", "beor", "--seat", "1=random", "--json", "--seed", "1", "--save", "PATH"],
     [
@@ -523,7 +538,8 @@ def test_every_file_argument_with_every_bad_path(
         count("command line: bad file names")
         with inside(str(work)):
             assert_clean(run_main(argv))
-        only_reads = command[0] in ("replay", "verify") or command[:2] == ["lab", "report"]
+        reads = ("replay", "verify", "review")
+        only_reads = command[0] in reads or command[:2] == ["lab", "report"]
         if only_reads and "--html" not in command:
             assert (record.read_bytes(), run_db.read_bytes()) == before
 

@@ -2,8 +2,8 @@
 
 Every command has ``--json`` for machines. Bad input ends with one line on standard error naming
 the problem and exit status 2, never a traceback. One module a group of commands: ``general``
-(games, replay, arena, schema), ``play``, ``lab``, ``serve``, ``verify``; ``common`` holds what
-they share. A game with commands of its own adds ``parlour GAME ...`` through its parts
+(games, replay, arena, schema), ``play``, ``review``, ``lab``, ``serve``, ``verify``; ``common``
+holds what they share. A game with commands of its own adds ``parlour GAME ...`` through its parts
 (:mod:`parlour.cli.commands`).
 """
 
@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from parlour.cli import general, lab, play, serve, verify
+from parlour.cli import general, lab, play, review, serve, verify
 from parlour.cli.commands import add_game_commands
 from parlour.cli.common import CommandError, Parser, one_line, write_crash_report
 from parlour.cli.extras import missing_extra_message
@@ -42,6 +42,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     general.register(sub, formatter)
     play.register(sub, formatter)
+    review.register(sub, formatter)
     add_game_commands(sub, formatter)
     lab.register(sub, formatter)
     serve.register(sub, formatter)

@@ -28,7 +28,7 @@ from parlour.play.saving import (
     write_json_record,
     write_record,
 )
-from parlour.play.speech import agrees, presenter_of, say
+from parlour.play.speech import agrees, answers, presenter_of, say
 from parlour.play.table import Seat, Table, options_json
 from parlour.play.terminal import TerminalGame, play_on
 from parlour.play.watching import watch_lines
@@ -107,7 +107,8 @@ def play_tables(
         delay = terminal.delay  # the watching pace chosen stays
         if save_path is not None:
             console.print(say("save.this_game", path=save_path), highlight=False)
-        if not _another(console, keys, match, table):
+        review = terminal.review if terminal.reviewable else None
+        if not _another(console, keys, match, table, review):
             return 0
         number += 1
         if match is not None:
@@ -179,29 +180,42 @@ def _end_of_deal(
 
 
 def _another(
-    console: Console, keys: Keyboard | None, match: MatchBoard | None, table: Table
+    console: Console,
+    keys: Keyboard | None,
+    match: MatchBoard | None,
+    table: Table,
+    review: Callable[[], None] | None = None,
 ) -> bool:
     """Whether to play on: the next deal of a match asked for (Enter), or another game (or
-    deal, totals kept) when asked; keys typed while the game ended are thrown away."""
+    deal, totals kept) when asked; keys typed while the game ended are thrown away. With
+    ``review``, ``r`` shows the game's review first (the end screen offers it)."""
     if keys is not None:
         keys.discard()
     if match is not None and match.planned is not None and match.deals < match.planned:
         if not table.people:
             console.print(say("match.next", deal=match.deals + 1, dealer=match.next_dealer()))
             return True
-        try:
-            dealer = match.next_dealer()
-            input(
-                say("match.press_enter", deal=match.deals + 1, planned=match.planned, dealer=dealer)
-            )
-        except (EOFError, KeyboardInterrupt):
-            console.print()
-            return False
-        return True
+        dealer = match.next_dealer()
+        while True:
+            try:
+                answer = input(
+                    say(
+                        "match.press_enter",
+                        deal=match.deals + 1,
+                        planned=match.planned,
+                        dealer=dealer,
+                    )
+                )
+            except (EOFError, KeyboardInterrupt):
+                console.print()
+                return False
+            if review is None or answer.strip().lower() not in answers("review.answer"):
+                return True
+            review()
     if match is not None:
         question = say("match.another", dealer=match.next_dealer())
-        return play_on(input, question)
-    return play_on(input)
+        return play_on(input, question, review)
+    return play_on(input, None, review)
 
 
 def _use_readline(complete: Callable[[str, int], str | None]) -> None:

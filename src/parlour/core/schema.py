@@ -1,12 +1,13 @@
 """The JSON Schema files (draft 2020-12) that ship with Parlour, found by name.
 
 Core documents live in ``parlour/core/schemas/``: ``record`` (a game record), ``log`` (a seat's
-log entries), ``replay`` (what ``parlour replay`` prints) and ``play`` (what ``parlour play
---json`` prints: a game, or a match of deals). Each game ships the schemas of its
-own documents in ``parlour/games/<name>/schemas/``, named ``<game>-<document>``: ``state``,
-``view``, ``action`` (the notation; ``$defs/id`` the integer form) and any others it has
-(``chess-table-entry``). A game's aliases name its schemas too: ``western-chess-view`` is
-``chess-view``. ``parlour schema NAME`` prints one.
+log entries), ``replay`` (what ``parlour replay`` prints), ``play`` (what ``parlour play
+--json`` prints: a game, or a match of deals) and ``review`` (what ``parlour review --json``
+prints: :mod:`parlour.bots.review`). Each game ships the schemas of its own documents in
+``parlour/games/<name>/schemas/``, named ``<game>-<document>``: ``state``, ``view``, ``action``
+(the notation; ``$defs/id`` the integer form) and any others it has (``chess-table-entry``).
+A game's aliases name its schemas too: ``western-chess-view`` is ``chess-view``.
+``parlour schema NAME`` prints one.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from parlour.errors import InvalidOption
 
 __all__ = ["schema", "schema_name", "schema_names"]
 
-_CORE = ("record", "log", "replay", "play")
+_CORE = ("record", "log", "replay", "play", "review")
 
 
 def _folder(game: Game) -> Traversable | None:

@@ -18,11 +18,13 @@ from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
+from parlour.bots.ismcts import SearchBudget
 from parlour.core.game import Outcome, View
 from parlour.play.clock import TimedReader, TimeUp, alarm_reader, clock_text
 from parlour.play.draw import grid
 from parlour.play.forced import forced_moves
 from parlour.play.keys import Keyboard
+from parlour.play.review import can_review, offer_review
 from parlour.play.saving import Reader, Saver
 from parlour.play.screen import Screen
 from parlour.play.speech import agrees, answers, presenter_of, say, seat_called
@@ -325,6 +327,28 @@ class TerminalGame:
             extra = None if found is None else grid(found)
         if extra is not None:
             self.console.print(extra)
+        if self.reviewable:
+            self.console.print(Text(say("review.offer"), style="cyan"))
+
+    @property
+    def reviewable(self) -> bool:
+        """The game is over, people played it and it has decisions: its review is offered."""
+        return self.table.state.is_over and can_review(self.table.game, self.table.people)
+
+    review_budget: SearchBudget | None = None
+    """The search budget a decision of the review (None: the expert bot's)."""
+
+    def review(self) -> None:
+        """The review of the people's decisions (asked for at the end: ``r``)."""
+        table = self.table
+        offer_review(
+            table.record(),
+            table.game,
+            self.console,
+            table.people,
+            self.labels,
+            budget=self.review_budget,
+        )
 
     def result_text(self) -> str:
         """The result in plain words: who won, how, and how long the game was."""
@@ -341,10 +365,19 @@ class TerminalGame:
         return f"{text}."
 
 
-def play_on(read: Reader = input, question: str | None = None) -> bool:
-    """Ask whether to play another game; True for yes."""
-    try:
-        answer = read(question or say("play_another")).strip().lower()
-    except (EOFError, KeyboardInterrupt):
-        return False
-    return agrees(answer)
+def play_on(
+    read: Reader = input,
+    question: str | None = None,
+    review: Callable[[], None] | None = None,
+) -> bool:
+    """Ask whether to play another game; True for yes. With ``review``, the answer ``r`` (the
+    end screen's offer) shows the game's review, then asks again."""
+    while True:
+        try:
+            answer = read(question or say("play_another")).strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            return False
+        if review is not None and answer in answers("review.answer"):
+            review()
+            continue
+        return agrees(answer)
