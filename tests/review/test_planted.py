@@ -19,7 +19,7 @@ from .helpers import before_each_action, budget, check_review, load
 # (record, step, seat, the move played, budget: iterations a decision)
 BLUNDERS = [
     pytest.param("beor_blunder", 22, 0, "KS>black", 100, id="beor"),
-    pytest.param("death_blunder", 58, 0, "AD", 60, id="death"),
+    pytest.param("death_blunder", 58, 0, "AD", 100, id="death"),
 ]
 
 
