@@ -23,6 +23,7 @@ from parlour.games import find_game
 from tests.browser.browser import (
     WAIT,
     axe_problems,
+    choose_language,
     get_json,
     layout_problems,
     new_context,
@@ -351,7 +352,9 @@ def test_the_review_shows_its_progress_then_the_win_chance_line_and_decisive_mom
     page.screenshot(path=str(tmp_path / "replay-review.png"), full_page=True)
 
 
-def test_the_replay_passes_axe_and_fits_360_px(browser: Browser, finished: Finished) -> None:
+def test_the_replay_passes_axe_fits_360_px_and_speaks_each_language(
+    browser: Browser, finished: Finished
+) -> None:
     ctx = new_context(browser, "phone", viewport={"width": 360, "height": 740})
     try:
         page = ctx.new_page()
@@ -364,6 +367,12 @@ def test_the_replay_passes_axe_and_fits_360_px(browser: Browser, finished: Finis
             )
             problems += [f"{key}: {p}" for p in axe_problems(page)]
             problems += layout_problems(page, f"the replay seen by {key} at 360 px")
+        english = page.locator("#replay-where").inner_text()
+        for lang, words in (("ro", "Pasul"), ("nl", "Stap")):
+            choose_language(page, lang, "#replay-where", english)
+            english = page.locator("#replay-where").inner_text()
+            assert english.startswith(words), (lang, english)
+            problems += layout_problems(page, f"the replay in {lang} at 360 px")
         report(problems, "the replay at 360 px")
     finally:
         ctx.close()
