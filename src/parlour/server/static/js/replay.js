@@ -16,6 +16,7 @@ import { createReview } from "./review.js";
 
 const ALL = "all";
 const SPECTATOR = "spectator";
+const LOG_SHOWN = 300;
 
 export async function openReplay(root, roomId, deal) {
   const query = new URLSearchParams(location.search);
@@ -38,6 +39,7 @@ class Replay {
     this.seatKey = ALL;
     this.k = 0;
     this.ui = {};
+    this.said = [];
     this.game = null;
     this.review = null;
     this.el = h("section#replay.replay", { "aria-labelledby": "replay-title", "data-deal": deal });
@@ -128,9 +130,21 @@ class Replay {
     };
   }
 
+  /** The words of each log entry up to step `k`, each step's put into words once (a step's
+   * words do not change with the step shown; a new seat or language starts again: build). */
+  logWords(k, ctx) {
+    const out = [];
+    for (let i = 0; i <= k; i++) {
+      if (!this.said[i]) this.said[i] = this.data.steps[i].log.map((entry) => entryWords(entry, ctx));
+      out.push(...this.said[i]);
+    }
+    return out;
+  }
+
   stepWords(k, ctx) {
     const step = this.data.steps[k];
-    const said = step.log.flatMap((entry) => entryWords(entry, ctx)).filter(Boolean);
+    this.logWords(k, ctx);
+    const said = this.said[k].flat().filter(Boolean);
     if (said.length) return said.join(" · ");
     if (step.kind === "deal") return t("replay.dealt");
     return step.text || "";
@@ -145,6 +159,7 @@ class Replay {
     const focused = document.activeElement && this.el.contains(document.activeElement)
       ? document.activeElement.id : null;
     this.el.textContent = "";
+    this.said = [];
     this.el.dataset.game = d.game;
     this.el.dataset.steps = String(n);
     const back = this.held ? this.held.link : `/r/${encodeURIComponent(this.roomId)}`;
@@ -225,10 +240,12 @@ class Replay {
       board.board(ctx),
       controls);
     const log = $("#log", this.el);
-    log.replaceChildren(...ctx.log.map((entry) => {
-      const words = entryWords(entry, ctx);
-      return words.length ? h("li", {}, words.map((w) => h("span", { text: w }))) : null;
-    }).filter(Boolean));
+    const skipped = Math.max(0, ctx.log.length - LOG_SHOWN); // the latest entries, as at the table
+    log.replaceChildren(...[
+      skipped ? h("li.earlier", { text: t("table.earlier", { n: skipped }) }) : null,
+      ...this.logWords(k0, ctx).slice(skipped).map((words) => (words.length
+        ? h("li", {}, words.map((w) => h("span", { text: w }))) : null)),
+    ].filter(Boolean));
     log.scrollTop = log.scrollHeight;
     if (this.review) this.review.show(k0);
     return line;
