@@ -71,8 +71,8 @@ class MoveEstimate:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A reviewed decision: the move played, the search's best, and every move's estimate
-    (best first)."""
+    """A reviewed decision: the move played, the search's best (the highest chance among the
+    moves of the last round), and every move's estimate, highest chance first."""
 
     step: int
     seat: int
@@ -85,8 +85,10 @@ class Decision:
 
     @property
     def cost(self) -> float:
-        """The chance given away by the move played (0 when it was the best)."""
-        return max(0.0, self.estimate(self.best).chance - self.estimate(self.played).chance)
+        """The chance given away by the move played (0 when it was the best), from the chances
+        as the JSON gives them (4 decimals), so that a reader's subtraction agrees."""
+        best, played = self.estimate(self.best).chance, self.estimate(self.played).chance
+        return _round(max(0.0, _round(best) - _round(played)))
 
     @property
     def cost_interval(self) -> float:
@@ -249,6 +251,8 @@ def review_record(
     record = record.upgraded(game)
     states = replay(record, game)
     chosen = tuple(range(record.players)) if seats is None else tuple(sorted(set(seats)))
+    if not chosen:
+        raise InvalidOption("seat: name at least one seat to review")
     for seat in chosen:
         if not 0 <= seat < record.players:
             raise InvalidOption(
