@@ -35,6 +35,23 @@ def _count(low: int, high: int) -> Callable[[str], int]:
     return int_range(low, high)
 
 
+def _review_budget(text: str) -> str:
+    """``--review-budget``: ``off``, or a budget of each reviewed decision that every game
+    with decisions takes (``N`` iterations, ``Ns`` seconds)."""
+    from parlour.bots.review import parse_review_budget
+    from parlour.games import GAMES
+
+    if text.strip().lower() == "off":
+        return "off"
+    for game in GAMES.values():
+        if game.strategy is not None:
+            try:
+                parse_review_budget(text, game)
+            except ParlourError as err:
+                raise argparse.ArgumentTypeError(f"{err}, or off") from None
+    return text.strip()
+
+
 _ORIGIN = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]{1,253}/?")
 
 
@@ -122,6 +139,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         max_rooms_per_client=args.max_rooms,
         rate=args.rate,
         burst=max(10, int(args.rate * 2)),
+        review_budget=args.review_budget,
     )
     store = open_store(_checked_db(args.db))
     _check_store(store, args.db)
@@ -230,6 +248,14 @@ def register(
         default=20,
         metavar="N",
         help="frames a second one socket may send, with bursts of twice that (default 20)",
+    )
+    p.add_argument(
+        "--review-budget",
+        type=_review_budget,
+        default=None,
+        metavar="SPEC",
+        help="each decision's search in a finished deal's review: N iterations or Ns seconds "
+        "(default: the expert's budget), or off for no reviews",
     )
     p.add_argument(
         "--json", action="store_true", help='print the address as {"serving": URL, "pid": N}'

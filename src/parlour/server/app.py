@@ -3,6 +3,7 @@
 - ``POST /api/rooms``: create a room; answers its seats' secret tokens and invite links once.
 - ``GET /api/rooms/ROOM``: the room's public facts.
 - ``GET /api/rooms/ROOM/record[?deal=K]``: a finished deal's record, seed revealed.
+- ``GET /api/rooms/ROOM/review[?deal=K]``: a finished deal's review (:mod:`.reviews`).
 - ``GET /api/rooms/ROOM/replay?deal=K&seat=S``: a finished deal step by step (:mod:`.replay`).
 - ``GET /api/games``: the games, their player counts, options and seat kinds, and where the
   browser finds each game's board and words (:mod:`parlour.server.boards`).
@@ -45,6 +46,7 @@ from parlour.server.clock import TimeSource
 from parlour.server.hub import Hub, Settings
 from parlour.server.protocol import check_name, hash_token, new_token, origin_allowed
 from parlour.server.replay import replay
+from parlour.server.reviews import review_route
 from parlour.server.room import new_deal_event
 from parlour.server.sockets import serve_socket
 from parlour.server.store import RoomRow, SeatRow, Store
@@ -76,9 +78,11 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         _quiet_client_errors()
         await hub.start()
+        hub.reviews.start()
         try:
             yield
         finally:
+            await hub.reviews.stop()
             await hub.stop()
 
     async def api(request: Request) -> Response:
@@ -108,6 +112,7 @@ def create_app(
             route("/api/rooms", _create, ["POST"]),
             route("/api/rooms/{room}", _room, ["GET"]),
             route("/api/rooms/{room}/record", _record, ["GET"]),
+            route("/api/rooms/{room}/review", review_route, ["GET"]),
             route("/api/rooms/{room}/replay", replay, ["GET"]),
             WebSocketRoute("/ws/{room}", websocket),
             Mount("/static", app=_Static(directory=STATIC), name="static"),

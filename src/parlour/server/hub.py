@@ -24,6 +24,7 @@ from parlour.games import find_game
 from parlour.server.bots import TAKEOVER, BotPool
 from parlour.server.clock import TimeSource
 from parlour.server.protocol import Bucket, Refused
+from parlour.server.reviews import Reviews
 from parlour.server.room import Room
 from parlour.server.store import EventRow, Store
 from parlour.server.timekeeper import Timekeeper
@@ -49,6 +50,7 @@ class Settings:
     hello_timeout: float = 10.0
     clock_save: float = 1.0
     """Seconds between saves of a running clock's time used (what a killed server resumes)."""
+    review_budget: str | None = None  # a review's (parlour.server.reviews); "off": no reviews
 
 
 @dataclass(eq=False)
@@ -75,6 +77,7 @@ class Hub:
         self.settings = settings
         self.clocks = Timekeeper(self, clock)
         self.bots = BotPool(settings.bot_workers)
+        self.reviews = Reviews(self)  # started and stopped with the app (parlour.server.app)
         self.rooms: dict[str, Room] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.conns: dict[str, set[Conn]] = {}
@@ -94,9 +97,8 @@ class Hub:
         await self.clocks.stop()
         for _, task in list(self.tasks.values()):
             task.cancel()
-        for conns in self.conns.values():
-            for conn in conns:
-                conn.send((1001, "the server is stopping"))
+        for conn in [c for conns in self.conns.values() for c in conns]:
+            conn.send((1001, "the server is stopping"))
         self.bots.close()
         await self.store.close()
 
@@ -156,7 +158,8 @@ class Hub:
         if not await self.store.append(room.id, event, over=over):
             await self.catch_up(room)
             return False
-        room.fold(event, after)
+        if room.fold(event, after):  # the deal has just ended: ask for its review
+            self.reviews.ended(room)
         self.broadcast(room)
         return True
 
@@ -238,11 +241,8 @@ class Hub:
         since = conn.sent if (kind == "update" and conn.deal == deal.number) else 0
         entries = state.log(seat, since)
         conn.deal, conn.sent = deal.number, state.log_length()
-        legal = (
-            [str(a) for a in state.legal_actions()]
-            if seat is not None and state.to_move == seat
-            else []
-        )
+        moving = seat is not None and state.to_move == seat
+        legal = [str(a) for a in state.legal_actions()] if moving else []
         return {
             "type": kind,
             "seat": seat,

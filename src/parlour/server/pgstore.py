@@ -163,7 +163,7 @@ class PostgresStore(Store):
             async with conn.transaction():
                 # Two processes opening an empty database at once would race on the catalog.
                 await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-                await conn.execute(_SCHEMA + ClockRow.TABLE)
+                await conn.execute(_SCHEMA + self.TABLES)
 
         await self._run(schema)
         self._spawn(self._heartbeat())
@@ -270,14 +270,10 @@ class PostgresStore(Store):
         return await self._run(lambda conn: self._events(conn, room, v))
 
     async def open_rooms_by(self, client: str) -> int:
-        async def work(conn: Connection) -> int:
-            cur = await conn.execute(
-                "SELECT COUNT(*) FROM rooms WHERE client = %s AND NOT over", (client,)
-            )
-            row = await cur.fetchone()
-            return int(row[0]) if row else 0
-
-        return await self._run(work)
+        _, rows = await self.query(
+            "SELECT COUNT(*) FROM rooms WHERE client = ? AND NOT over", (client,)
+        )
+        return int(rows[0][0])
 
     async def save_clock(self, room: str, deal: int, used: float, at: float) -> None:
         await self._run(lambda conn: conn.execute(_SAVE_CLOCK, (room, deal, used, at)))
@@ -285,6 +281,10 @@ class PostgresStore(Store):
     async def load_clock(self, room: str) -> ClockRow | None:
         cursor = await self._run(lambda conn: conn.execute(_LOAD_CLOCK, (room,)))
         return ClockRow.of(await cursor.fetchone())  # a client-side cursor: no more I/O
+
+    async def query(self, sql: str, params: tuple[Any, ...]) -> tuple[int, list[tuple[Any, ...]]]:
+        cur = await self._run(lambda conn: conn.execute(sql.replace("?", "%s"), params))
+        return cur.rowcount, (await cur.fetchall() if cur.description else [])  # client-side
 
     async def mark_present(self, room: str, seat: int, present: bool) -> None:
         async def work(conn: Connection) -> None:

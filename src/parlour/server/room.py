@@ -113,11 +113,12 @@ class Room:
 
     # -- folding stored events -------------------------------------------------------------------
 
-    def fold(self, event: EventRow, after: State | None = None) -> None:
-        """Apply a stored event. Events were checked by :meth:`prepare` before they were
-        stored, so a refusal here means the database holds something this version cannot
-        play, and it is raised as it is. ``after`` is the state an action leads to, when the
-        caller has made it already."""
+    def fold(self, event: EventRow, after: State | None = None) -> bool:
+        """Apply a stored event; True when it ended the deal. Events were checked by
+        :meth:`prepare` before they were stored, so a refusal here means the database holds
+        something this version cannot play, and it is raised as it is. ``after`` is the state
+        an action leads to, when the caller has made it already."""
+        running = bool(self.deals) and not self.over
         if event.v != self.v + 1:
             raise ValueError(f"room {self.id}: event {event.v} after {self.v}")
         data = event.data
@@ -150,6 +151,7 @@ class Room:
         if event.client_id is not None and event.seat is not None:
             self.acks[(event.seat, event.client_id)] = event.v
         self.v = event.v
+        return running and self.over
 
     def _start_deal(self, number: int, seed: int, commit: str) -> None:
         deal = self.game.match_deal(self.row.players, seed, number)

@@ -7,7 +7,8 @@ first deal at version 0, then each action, table entry, proposal, vote and remat
 start or stop of an agreed time's clock (:mod:`parlour.server.clock`). The server rebuilds a
 room by folding its events, so a server killed at any moment and started again on the same
 database resumes every room exactly; a running clock is also saved every second or so
-(:meth:`Store.save_clock`: no event), and resumes from there.
+(:meth:`Store.save_clock`: no event), and resumes from there. Each finished deal's review is
+kept beside its room (:class:`ReviewRow`, made by :mod:`parlour.server.reviews`).
 
 :class:`Store` is the interface; :class:`SqliteStore` (the default, one process, a WAL file) is
 here and the PostgreSQL store, shared by several server processes, is in
@@ -26,7 +27,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-__all__ = ["ClockRow", "EventRow", "RoomRow", "SeatRow", "SqliteStore", "Store", "open_store"]
+__all__ = [
+    "ClockRow",
+    "EventRow",
+    "ReviewRow",
+    "RoomRow",
+    "SeatRow",
+    "SqliteStore",
+    "Store",
+    "open_store",
+]
 
 Notify = Callable[[str, int], Awaitable[None]]
 """Called with (room, version) when another process appended an event to a room."""
@@ -98,12 +108,76 @@ class ClockRow:
         return None if row is None else cls(int(row[0]), float(row[1]), float(row[2]))
 
 
+@dataclass(frozen=True, slots=True)
+class ReviewRow:
+    """A finished deal's review as kept (:mod:`parlour.server.reviews`): ``status`` is
+    ``pending``, ``running`` (``done`` of ``total`` decisions judged), ``ready`` (``review``: the
+    review's JSON) or ``failed``. A running review also names its server process (``owner``)
+    and when that process last reported (``at``, wall time), so that the review of a process
+    that is gone is taken up again. Its table and queries (``?`` placeholders, one statement
+    each) are the same in both stores."""
+
+    deal: int
+    status: str
+    done: int
+    total: int
+    review: dict[str, Any] | None
+
+    TABLE: ClassVar[str] = """
+        CREATE TABLE IF NOT EXISTS reviews (
+            room TEXT NOT NULL, deal INTEGER NOT NULL, status TEXT NOT NULL,
+            done INTEGER NOT NULL DEFAULT 0, total INTEGER NOT NULL DEFAULT 0, review TEXT,
+            owner TEXT, at DOUBLE PRECISION NOT NULL DEFAULT 0, PRIMARY KEY (room, deal));
+        CREATE INDEX IF NOT EXISTS reviews_status ON reviews (status, at);
+        """
+    WANT: ClassVar[str] = (
+        "INSERT INTO reviews (room, deal, status) VALUES (?, ?, 'pending') "
+        "ON CONFLICT (room, deal) DO NOTHING"
+    )
+    CLAIM: ClassVar[str] = (
+        "UPDATE reviews SET status = 'running', owner = ?, at = ?, done = 0, total = 0 "
+        "WHERE room = ? AND deal = ? AND (status = 'pending' "
+        "OR (status = 'running' AND (owner = ? OR at < ?))) RETURNING deal"
+    )
+    PROGRESS: ClassVar[str] = (
+        "UPDATE reviews SET done = ?, total = ?, at = ? "
+        "WHERE room = ? AND deal = ? AND owner = ? AND status = 'running'"
+    )
+    FINISH: ClassVar[str] = (
+        "UPDATE reviews SET status = ?, review = ?, done = ?, total = ?, at = ? "
+        "WHERE room = ? AND deal = ? AND owner = ? AND status = 'running'"
+    )
+    RELEASE: ClassVar[str] = (
+        "UPDATE reviews SET status = 'pending', done = 0, total = 0 "
+        "WHERE owner = ? AND status = 'running'"
+    )
+    LOAD: ClassVar[str] = (
+        "SELECT deal, status, done, total, review FROM reviews WHERE room = ? AND deal = ?"
+    )
+    WANTED: ClassVar[str] = (
+        "SELECT room, deal FROM reviews "
+        "WHERE status = 'pending' OR (status = 'running' AND at < ?) ORDER BY at, room, deal"
+    )
+
+    @classmethod
+    def of(cls, row: Any) -> ReviewRow | None:
+        """The row that :attr:`LOAD` found, or None."""
+        if row is None:
+            return None
+        deal, status, done, total, review = row
+        parsed = None if review is None else json.loads(review)
+        return cls(int(deal), str(status), int(done), int(total), parsed)
+
+
 def _dumps(obj: object) -> str:
     return json.dumps(obj, separators=(",", ":"), sort_keys=True, allow_nan=False)
 
 
 class Store(ABC):
     """The persistence of rooms. Every method commits before it returns."""
+
+    TABLES: ClassVar[str] = ClockRow.TABLE + ReviewRow.TABLE
+    """The tables both stores make alike (their own tables come first)."""
 
     @abstractmethod
     async def open(self) -> None:
@@ -141,6 +215,11 @@ class Store(ABC):
     @abstractmethod
     async def load_clock(self, room: str) -> ClockRow | None:
         """The room's last saved clock, or None."""
+
+    @abstractmethod
+    async def query(self, sql: str, params: tuple[Any, ...]) -> tuple[int, list[tuple[Any, ...]]]:
+        """Run one statement of SQL both stores speak (``?`` placeholders): how many rows it
+        changed and the rows it gave."""
 
     async def listen(self, notify: Notify) -> None:  # noqa: B027 - a no-op by default
         """Have ``notify`` called when another process appends to a room. One process per
@@ -195,7 +274,7 @@ class SqliteStore(Store):
                 room TEXT NOT NULL, v INTEGER NOT NULL, kind TEXT NOT NULL, seat INTEGER,
                 data TEXT NOT NULL, client_id TEXT, at REAL NOT NULL, PRIMARY KEY (room, v));
             """
-            + ClockRow.TABLE
+            + self.TABLES
         )
         self._db = db
 
@@ -294,6 +373,11 @@ class SqliteStore(Store):
 
     async def load_clock(self, room: str) -> ClockRow | None:
         return ClockRow.of(self.db.execute(ClockRow.LOAD, (room,)).fetchone())
+
+    async def query(self, sql: str, params: tuple[Any, ...]) -> tuple[int, list[tuple[Any, ...]]]:
+        cursor = self.db.execute(sql, params)  # autocommit: one statement, committed
+        rows = cursor.fetchall()
+        return cursor.rowcount, rows
 
 
 def open_store(db: str) -> Store:

@@ -1,0 +1,368 @@
+"""Reviews of finished deals at the server: the expert's eye on every decision
+(:mod:`parlour.bots.review`), made once a deal is over, kept with the room, and served to
+anyone who may see the finished deal (every card is shown then: seats and spectators alike).
+
+- **When.** :meth:`Reviews.ended` is called by the hub when a stored event ends a deal: the
+  review is asked for in the store (a pending :class:`~parlour.server.store.ReviewRow`) and
+  queued. Nothing asks for the review of a deal that is not over, and the endpoint refuses one
+  (409 ``not_over``), so a review never exists before its deal is over.
+- **Where.** One review at a time, in a review worker process of its own (started with the
+  first review, leaving with the server as the bot workers do) that runs at the lowest CPU
+  priority (nice 19): a review is a few seconds to half a minute of one core, and the bot
+  workers, which play in every room, take the processor from it at once, whatever the review
+  is in the middle of. In the bot workers themselves a review would hold a bot move back for as
+  long as the review's own step; in a thread it would share the event loop's interpreter lock.
+- **Budget.** ``parlour serve --review-budget SPEC`` (:attr:`Settings.review_budget`): the
+  search budget of each decision (``N`` iterations or ``Ns`` seconds), the game's ``expert``
+  budget by default, ``off`` for no reviews. The review's seed is 0, so an iteration budget
+  gives what ``parlour review RECORD --budget N --json`` prints for the same record.
+- **Progress.** Each judged decision is saved (``done`` of ``total``) and sent to the room's
+  sockets on this server as ``{"type": "review", "room", "deal", "status": "running", "done",
+  "total"}``; the same frame with ``"status": "ready"`` (or ``failed``) ends it.
+- **Restarts.** At start and every :data:`SWEEP` seconds the store's pending reviews are queued
+  again, and those running in a process silent for :data:`LEASE` seconds (a process making a
+  review reports at least every :data:`HEARTBEAT` seconds; with a single SQLite process every
+  running one, since its process is gone). Several processes on one PostgreSQL database
+  compare their wall clocks here, which are expected to agree within a second or so. A
+  finished deal without any review (a server killed between the deal's end and the asking, or
+  a deal older than reviews) is asked for when someone asks the endpoint for it.
+
+``GET /api/rooms/ROOM/review[?deal=N]`` (N: the last finished deal by default) answers
+``{"deal", "status": "pending"|"running"|"ready"|"failed"|"off", "done", "total", "review"}``,
+``review`` the review's JSON once ready (``parlour schema review``), never cached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import multiprocessing
+import os
+import threading
+import time
+import uuid
+from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from parlour.core.inputs import parse_int
+from parlour.core.record import Record
+from parlour.errors import ParlourError
+from parlour.games import find_game
+from parlour.server.bots import _warm, _workers_start_deaf
+from parlour.server.room import Room
+from parlour.server.store import ReviewRow
+
+if TYPE_CHECKING:
+    from parlour.server.hub import Hub
+
+__all__ = ["HEARTBEAT", "LEASE", "OFF", "SWEEP", "Reviews", "review_route"]
+
+log = logging.getLogger("parlour.server")
+
+OFF = "off"
+"""The review budget that turns reviews off."""
+
+SEED = 0
+"""The seed of every review made here (as ``parlour review``'s default)."""
+
+SWEEP = 5.0
+"""Seconds between two looks in the store for reviews nobody is making (one indexed query)."""
+
+HEARTBEAT = 2.0
+"""Seconds between two reports of a review being made, at most (each judged decision reports
+too)."""
+
+LEASE = 10.0
+"""Seconds after which a review running in a process that has stopped reporting is taken up
+by another: that process is gone."""
+
+Message = tuple[Any, ...]
+
+
+def _serve(conn: Connection, server: int) -> None:
+    """The review worker (a process of its own): make each review it is sent, reporting each
+    judged decision, until the server is gone."""
+    with contextlib.suppress(OSError):
+        os.nice(19)
+    _warm(server)  # deaf to Ctrl-C, gone with the server, the games' playouts loaded
+    from parlour.bots.review import parse_review_budget, review_record
+
+    while True:
+        try:
+            key, game_name, record, spec, seed = conn.recv()
+        except (EOFError, OSError):
+            return
+
+        def progress(done: int, total: int, key: object = key) -> None:
+            conn.send(("progress", key, done, total))
+
+        try:
+            game = find_game(game_name)
+            budget = None if spec is None or game.strategy is None else spec
+            review = review_record(
+                record,
+                game,
+                budget=None if budget is None else parse_review_budget(budget, game),
+                seed=seed,
+                progress=progress,
+            )
+        except Exception as err:  # a bad record, or a bug: the server logs it, goes on
+            conn.send(("failed", key, f"{type(err).__name__}: {err}"))
+        else:
+            conn.send(("ready", key, review.to_json()))
+
+
+class _Worker:
+    """The review worker process and a thread that hands its messages to the event loop."""
+
+    def __init__(self, inbox: asyncio.Queue[Message]) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.conn, there = context.Pipe()
+        with _workers_start_deaf():
+            self.process = context.Process(
+                target=_serve, args=(there, os.getpid()), name="parlour-review", daemon=True
+            )
+            self.process.start()
+        there.close()
+        loop = asyncio.get_running_loop()
+        threading.Thread(
+            target=self._read, args=(loop, inbox), name="parlour-review-read", daemon=True
+        ).start()
+
+    def _read(self, loop: asyncio.AbstractEventLoop, inbox: asyncio.Queue[Message]) -> None:
+        while True:
+            try:
+                message: Message = self.conn.recv()
+            except (EOFError, OSError):
+                message = ("gone",)
+            try:
+                loop.call_soon_threadsafe(inbox.put_nowait, message)
+            except RuntimeError:  # the loop is closed: the server has stopped
+                return
+            if message[0] == "gone":
+                return
+
+    def send(self, job: Message) -> None:
+        self.conn.send(job)
+
+    async def close(self) -> None:
+        self.process.kill()
+        await asyncio.to_thread(self.process.join, 10)
+        self.conn.close()
+
+
+class Reviews:
+    """The server's reviews: asked for when deals end, made one at a time, kept in the store."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.spec = hub.settings.review_budget
+        self.on = self.spec != OFF
+        self.owner = uuid.uuid4().hex
+        """This process, as the store's review rows name the one making a review."""
+        self.queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+        self.queued: set[tuple[str, int]] = set()
+        self.inbox: asyncio.Queue[Message] = asyncio.Queue()
+        self.worker: _Worker | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.asks: set[asyncio.Task[None]] = set()
+
+    def start(self) -> None:
+        if self.on:
+            self.task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self.task, *self.asks) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self.worker is not None:
+            await self.worker.close()
+            self.worker = None
+        if self.on:
+            with contextlib.suppress(Exception):  # the next start takes them up anyway
+                await self.hub.store.query(ReviewRow.RELEASE, (self.owner,))
+
+    def ended(self, room: Room) -> None:
+        """The room's deal has just ended (its last event stored): ask for its review."""
+        if self.task is not None:  # started (the app's lifespan starts it)
+            task = asyncio.create_task(self._ask(room.id, room.deal.number))
+            self.asks.add(task)
+            task.add_done_callback(self.asks.discard)
+
+    async def _ask(self, room: str, deal: int) -> None:
+        await self.hub.store.query(ReviewRow.WANT, (room, deal))
+        self._enqueue((room, deal))
+
+    def _enqueue(self, key: tuple[str, int]) -> None:
+        if key not in self.queued:
+            self.queued.add(key)
+            self.queue.put_nowait(key)
+
+    @property
+    def stale(self) -> float:
+        """Wall time before which a running review's process is taken for gone."""
+        return time.time() - LEASE if self.hub.store.shared else math.inf
+
+    async def _sweep(self) -> None:
+        _, rows = await self.hub.store.query(ReviewRow.WANTED, (self.stale,))
+        for room, deal in rows:
+            self._enqueue((str(room), int(deal)))
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self._sweep()
+                with contextlib.suppress(TimeoutError):
+                    key = await asyncio.wait_for(self.queue.get(), SWEEP)
+                    try:
+                        await self._review(*key)
+                    finally:
+                        self.queued.discard(key)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the store was unreachable a moment: look again later
+                log.exception("reviews: a review could not be made")
+                await asyncio.sleep(1.0)
+
+    async def _review(self, room: str, deal: int) -> None:
+        store = self.hub.store
+        now = time.time()
+        _, claimed = await store.query(
+            ReviewRow.CLAIM, (self.owner, now, room, deal, self.owner, self.stale)
+        )
+        if not claimed:
+            return  # made already, or being made by another process
+        record = await self._record(room, deal)
+        review: dict[str, Any] | None = None
+        total = 0
+        if record is None:
+            log.warning("room %s: deal %s has no finished record to review", room, deal)
+        else:
+            self._tell(room, deal, "running", 0, 0)
+            review, total = await self._make(room, deal, record)
+        status, text = ("failed", None) if review is None else ("ready", _dumps(review))
+        await store.query(
+            ReviewRow.FINISH, (status, text, total, total, time.time(), room, deal, self.owner)
+        )
+        self._tell(room, deal, status, total, total)
+
+    async def _record(self, room_id: str, deal: int) -> Record | None:
+        """The finished deal's record: from the room in memory, else folded from the store."""
+        room = self.hub.rooms.get(room_id)
+        if room is None or deal >= len(room.deals) or not room.deals[deal].state.is_over:
+            loaded = await self.hub.store.load_room(room_id)
+            if loaded is None:
+                return None
+            row, events = loaded
+            room = Room(row, find_game(row.game))
+            for event in events:
+                room.fold(event)
+        if deal >= len(room.deals) or not room.deals[deal].state.is_over:
+            return None
+        return room.record(deal)
+
+    async def _make(
+        self, room: str, deal: int, record: Record
+    ) -> tuple[dict[str, Any] | None, int]:
+        """The review made by the worker (None if it failed) and its number of decisions."""
+        if self.worker is None:
+            self.inbox = asyncio.Queue()
+            self.worker = _Worker(self.inbox)
+        key = [room, deal]
+        self.worker.send((key, record.game, record, self.spec, SEED))
+        done = total = 0
+        while True:
+            try:
+                message = await asyncio.wait_for(self.inbox.get(), HEARTBEAT)
+            except TimeoutError:  # a long decision: this process is still at it
+                await self._report(room, deal, done, total)
+                continue
+            kind = message[0]
+            if kind == "gone":
+                log.warning(
+                    "room %s: the review worker stopped during deal %s's review", room, deal
+                )
+                await self.worker.close()
+                self.worker = None
+                return None, total
+            if message[1] != key:
+                continue
+            if kind == "progress":
+                done, total = int(message[2]), int(message[3])
+                await self._report(room, deal, done, total)
+                self._tell(room, deal, "running", done, total)
+            elif kind == "failed":
+                log.warning("room %s: deal %s's review failed: %s", room, deal, message[2])
+                return None, total
+            else:
+                review: dict[str, Any] = message[2]
+                return review, total
+
+    async def _report(self, room: str, deal: int, done: int, total: int) -> None:
+        now = time.time()
+        await self.hub.store.query(ReviewRow.PROGRESS, (done, total, now, room, deal, self.owner))
+
+    def _tell(self, room: str, deal: int, status: str, done: int, total: int) -> None:
+        """Send the review's state to the room's sockets on this server."""
+        conns = self.hub.conns.get(room)
+        if conns:
+            frame = {"type": "review", "room": room, "deal": deal, "status": status}
+            text = _dumps({**frame, "done": done, "total": total})
+            for conn in list(conns):
+                conn.send(text)
+
+    async def status(self, room: str, deal: int) -> dict[str, Any]:
+        """What the endpoint answers for a finished deal; a review never asked for (the server
+        was killed as the deal ended, or the deal is older than reviews) is asked for now."""
+        _, rows = await self.hub.store.query(ReviewRow.LOAD, (room, deal))
+        row = ReviewRow.of(rows[0] if rows else None)
+        if row is not None and (self.on or row.status in ("ready", "failed")):
+            return _body(deal, row.status, row.done, row.total, row.review)
+        if not self.on:
+            return _body(deal, OFF, 0, 0, None)
+        await self._ask(room, deal)
+        return _body(deal, "pending", 0, 0, None)
+
+
+def _body(
+    deal: int, status: str, done: int, total: int, review: dict[str, Any] | None
+) -> dict[str, Any]:
+    return {"deal": deal, "status": status, "done": done, "total": total, "review": review}
+
+
+def _dumps(obj: object) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def _error(status: int, code: str, message: str) -> Response:
+    body = {"error": {"code": code, "message": message}}
+    return JSONResponse(body, status_code=status, headers=NO_STORE)
+
+
+async def review_route(hub: Hub, request: Request) -> Response:
+    """``GET /api/rooms/ROOM/review[?deal=N]``: a finished deal's review and its state."""
+    room = await hub.room(request.path_params["room"])
+    if room is None:
+        return _error(404, "not_found", "no such room")
+    current = room.deal.number
+    wanted = request.query_params.get("deal")
+    if wanted is None:
+        number = current if room.over else current - 1
+    else:
+        try:  # as the record's: 0007 is 7, and 5,000 digits are refused before int()
+            number = parse_int(wanted, field="deal", minimum=0, maximum=current)
+        except ParlourError:
+            return _error(400, "bad_request", f"deal is a number from 0 to {current}")
+    if number < 0 or not room.deals[number].state.is_over:
+        return _error(409, "not_over", "a deal's review is made once the deal is over")
+    return JSONResponse(await hub.reviews.status(room.id, number), headers=NO_STORE)
