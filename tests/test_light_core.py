@@ -22,7 +22,7 @@ from parlour.cli.extras import extra_for, missing_extra_message
 EXTRAS_LIBRARIES = (
     "starlette", "uvicorn", "websockets", "segno", "scipy", "matplotlib", "distributed",
     "dask", "psycopg", "pettingzoo", "gymnasium", "pyspiel", "open_spiel", "torch",
-    "stable_baselines3", "sb3_contrib",
+    "stable_baselines3", "sb3_contrib", "prometheus_client",
 )  # fmt: skip
 
 BLOCKER = textwrap.dedent(

@@ -122,6 +122,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from parlour.server.app import create_app
     from parlour.server.hub import Settings
+    from parlour.server.logs import setup_logging
     from parlour.server.store import open_store
 
     if args.db.startswith(("postgresql://", "postgres://")):
@@ -158,9 +159,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 "Ctrl-C stops the server.",
                 flush=True,
             )
+    level = args.log_level or ("warning" if args.quiet else "info")
+    setup_logging(level)  # JSON lines on stderr, uvicorn's too (parlour.server.logs)
     config = uvicorn.Config(
         create_app(store, settings),
-        log_level="warning" if args.quiet else "info",
+        log_config=None,
+        log_level=level,
         access_log=not args.quiet,
         ws_max_size=1 << 20,
         ws_ping_interval=20,
@@ -261,4 +265,11 @@ def register(
         "--json", action="store_true", help='print the address as {"serving": URL, "pid": N}'
     )
     p.add_argument("--quiet", action="store_true", help="log warnings only, no access log")
+    p.add_argument(
+        "--log-level",
+        choices=("debug", "info", "warning", "error"),
+        default=None,
+        help="the least severe JSON log line written to stderr (default info; warning with "
+        "--quiet)",
+    )
     p.set_defaults(func=_cmd_serve)

@@ -10,6 +10,8 @@
 - ``GET /games/NAME/board.js``, ``board.css``, ``words/LANG.json``: a game's own browser files,
   served from its package.
 - ``/ws/ROOM``: the websocket (:mod:`parlour.server.sockets`).
+- ``GET /healthz``, ``GET /readyz``, ``GET /metrics``: for the host (:mod:`.health`,
+  :mod:`.metrics`; the log: :mod:`.logs`).
 - ``/`` (the lobby) and ``/r/ROOM`` (a table): the browser pages, one HTML shell over the ES
   modules, styles and texts in ``static/`` (served under ``/static``; no build step, nothing
   from another site: the Content-Security-Policy allows this origin only).
@@ -25,6 +27,7 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +46,9 @@ from parlour.games import GAMES, find_game
 from parlour.server.boards import board_routes, game_urls
 from parlour.server.bots import OFFERED, check_kind
 from parlour.server.clock import TimeSource
+from parlour.server.health import Readiness, healthz
 from parlour.server.hub import Hub, Settings
+from parlour.server.metrics import Metrics, metrics_route
 from parlour.server.protocol import check_name, hash_token, new_token, origin_allowed
 from parlour.server.replay import replay
 from parlour.server.reviews import review_route
@@ -73,11 +78,14 @@ def create_app(
     """The server's app over ``store``; the hub starts and stops with the app's lifespan.
     ``time_source``: where the rooms' clocks read the time (wall time by default)."""
     hub = Hub(store, settings or Settings(), time_source)
+    metrics, ready = Metrics(hub), Readiness(hub)  # /metrics, /healthz, /readyz
+    metrics.watch()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         _quiet_client_errors()
         await hub.start()
+        ready.started()
         hub.reviews.start()
         try:
             yield
@@ -101,7 +109,7 @@ def create_app(
         return Route(path, endpoint, methods=methods)
 
     async def websocket(ws: WebSocket) -> None:
-        await serve_socket(hub, ws)
+        await serve_socket(hub, ws, metrics)
 
     app = Starlette(
         routes=[
@@ -115,6 +123,9 @@ def create_app(
             route("/api/rooms/{room}/review", review_route, ["GET"]),
             route("/api/rooms/{room}/replay", replay, ["GET"]),
             WebSocketRoute("/ws/{room}", websocket),
+            Route("/healthz", healthz, methods=["GET"]),
+            Route("/readyz", ready.readyz, methods=["GET"]),
+            Route("/metrics", partial(metrics_route, metrics), methods=["GET"]),
             Mount("/static", app=_Static(directory=STATIC), name="static"),
             *board_routes(HEADERS),
         ],

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+import time
+from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -24,6 +25,9 @@ from parlour.server.protocol import (
 )
 from parlour.server.room import Room
 
+if TYPE_CHECKING:
+    from parlour.server.metrics import Metrics
+
 __all__ = ["serve_socket"]
 
 _QUEUE = 256
@@ -33,7 +37,7 @@ _STRIKES = 50
 """Refused frames in a row after which the socket is closed (1008)."""
 
 
-async def serve_socket(hub: Hub, ws: WebSocket) -> None:
+async def serve_socket(hub: Hub, ws: WebSocket, metrics: Metrics) -> None:
     headers = ws.headers
     if not origin_allowed(headers.get("origin"), headers.get("host"), hub.settings.allow_origins):
         await ws.close(CLOSE["origin"], "this page's origin may not use this server")
@@ -50,21 +54,23 @@ async def serve_socket(hub: Hub, ws: WebSocket) -> None:
     room: Room | None = None
     conn: Conn | None = None
     try:
-        hello = await _hello(hub, ws, send)
+        hello = await _hello(hub, ws, send, metrics)
         if hello is None:
             return
         room, seat = hello
         settings = hub.settings
         conn = Conn(room.id, seat, send, Bucket(settings.rate, settings.burst))
         await hub.join(room, conn)
+        metrics.joined(room, conn)
         strikes = 0
         while True:
             text = await _receive(ws, send, room)
             if text is None:
                 return
-            answer = await _answer(hub, room, conn, text)
+            answer = await _answer(hub, room, conn, text, metrics)
             if answer is not None:
                 send(dumps(answer))
+                metrics.answered(room, conn.seat, answer)
                 strikes = strikes + 1 if answer["type"] == "reject" else 0
                 if answer.get("code") == "too_large":
                     send((CLOSE["too_large"], "frame too large"))
@@ -77,6 +83,7 @@ async def serve_socket(hub: Hub, ws: WebSocket) -> None:
     finally:
         if room is not None and conn is not None:
             hub.leave(room, conn)
+            metrics.left(room, conn)
         with contextlib.suppress(asyncio.QueueFull):
             queue.put_nowait((1000, ""))
         with contextlib.suppress(Exception):
@@ -109,7 +116,9 @@ async def _receive(ws: WebSocket, send: Any, room: Room) -> str | None:
     return str(text)
 
 
-async def _hello(hub: Hub, ws: WebSocket, send: Any) -> tuple[Room, int | None] | None:
+async def _hello(
+    hub: Hub, ws: WebSocket, send: Any, metrics: Metrics
+) -> tuple[Room, int | None] | None:
     room_id = ws.path_params.get("room", "")
     room = await hub.room(room_id)
     if room is None:
@@ -130,21 +139,28 @@ async def _hello(hub: Hub, ws: WebSocket, send: Any) -> tuple[Room, int | None] 
         if token is not None and not isinstance(token, str):
             raise Refused("bad_message", 'field "token" is a seat\'s token or null')
     except Refused as err:
-        send(dumps(err.frame(None, room.v)))
+        refused = err.frame(None, room.v)
+        send(dumps(refused))
+        metrics.answered(room, None, refused)
         send((CLOSE["too_large"] if err.code == "too_large" else CLOSE["policy"], err.code))
         return None
     if token is None:
         return room, None
     seat = token_matches(token, (s.token_hash for s in room.row.seats))
     if seat is None:
-        send(dumps(reject(None, "unauthorized", "this token is no seat's in this room", room.v)))
+        answer = reject(None, "unauthorized", "this token is no seat's in this room", room.v)
+        send(dumps(answer))
+        metrics.answered(room, None, answer)
         send((CLOSE["unauthorized"], "unauthorized"))
         return None
     return room, seat
 
 
-async def _answer(hub: Hub, room: Room, conn: Conn, text: str) -> dict[str, Any] | None:
+async def _answer(
+    hub: Hub, room: Room, conn: Conn, text: str, metrics: Metrics
+) -> dict[str, Any] | None:
     cid: str | None = None
+    began = time.perf_counter()
     try:
         obj = parse_frame(text)
         cid = client_id(obj)
@@ -161,9 +177,11 @@ async def _answer(hub: Hub, room: Room, conn: Conn, text: str) -> dict[str, Any]
             action = obj.get("action")
             if not isinstance(action, str) or not 0 < len(action) <= 200:
                 raise Refused("bad_message", 'field "action" is a move in the game\'s notation')
-            return await hub.request(
+            acted = await hub.request(
                 conn, room, cid, lambda: room.prepare_act(seat, v, action, cid)
             )
+            metrics.acted(acted, began)
+            return acted
         if kind == "vote":
             proposal, yes = obj.get("proposal"), obj.get("yes")
             return await hub.request(
