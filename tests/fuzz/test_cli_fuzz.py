@@ -266,6 +266,8 @@ def commands(files: dict[str, str]) -> list[Command]:
                 Slot("--max-rooms", count_),
                 Slot("--rate", count_),
                 Slot("--allow-origin", text),
+                Slot("--public-url", text),
+                Slot("--trusted-proxy", text),
                 Slot("--db", text),
             ),
         ),

@@ -8,7 +8,6 @@ import contextlib
 import gc
 import json
 import os
-import re
 import socket
 import sqlite3
 import sys
@@ -22,6 +21,7 @@ from parlour.errors import ParlourError
 
 if TYPE_CHECKING:
     from parlour.server.store import Store
+    from parlour.server.trust import Network
 
 __all__ = ["register"]
 
@@ -52,19 +52,36 @@ def _review_budget(text: str) -> str:
     return text.strip()
 
 
-_ORIGIN = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]{1,253}/?")
-
-
 def _origin(text: str) -> str:
     """``--allow-origin``: what a browser sends as ``Origin``, a scheme and a host with perhaps
     a port (``https://example.org``, ``http://10.0.0.5:8000``); a bare host or a path would
     never match one, so they are refused rather than silently ignored."""
-    if not _ORIGIN.fullmatch(text.strip()):
-        raise argparse.ArgumentTypeError(
-            f"an origin is http:// or https:// and a host, like https://example.org, got "
-            f"{quote(text)}"
-        )
-    return text.strip().rstrip("/")
+    from parlour.server.trust import parse_origin
+
+    try:
+        return parse_origin(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _public_url(text: str) -> str:
+    """``--public-url``: the address people open (an origin: no path)."""
+    from parlour.server.trust import parse_public_url
+
+    try:
+        return parse_public_url(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _proxy(text: str) -> Network:
+    """``--trusted-proxy``: an IP address or a CIDR network."""
+    from parlour.server.trust import parse_proxy
+
+    try:
+        return parse_proxy(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _checked_db(db: str) -> str:
@@ -124,6 +141,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from parlour.server.hub import Settings
     from parlour.server.logs import setup_logging
     from parlour.server.store import open_store
+    from parlour.server.trust import Trust, listen_origins
 
     if args.db.startswith(("postgresql://", "postgres://")):
         try:
@@ -136,7 +154,6 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         takeover=args.takeover,
         bot_delay=args.bot_delay,
         bot_workers=args.bot_workers,
-        allow_origins=tuple(args.allow_origin or ()),
         max_rooms_per_client=args.max_rooms,
         rate=args.rate,
         burst=max(10, int(args.rate * 2)),
@@ -146,6 +163,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     _check_store(store, args.db)
     sock = _bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
+    listening = listen_origins(args.host, host, port)
+    trust = Trust.of(listening, args.public_url, args.allow_origin or (), args.trusted_proxy or ())
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     if args.json:  # for programs that start a server: the address as a JSON line
@@ -154,19 +173,20 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print(f"Parlour is serving at {url}", flush=True)
         if not args.quiet:
             print(
-                "Open that address in a browser to start a room (the lobby); "
-                "friends on your network need --host 0.0.0.0 and this machine's address. "
-                "Ctrl-C stops the server.",
+                "Open that address in a browser to start a room (the lobby); invite links use "
+                f"{trust.public_url}/ (--public-url sets the address people open); friends on "
+                "your network need --host 0.0.0.0. Ctrl-C stops the server.",
                 flush=True,
             )
     level = args.log_level or ("warning" if args.quiet else "info")
     setup_logging(level)  # JSON lines on stderr, uvicorn's too (parlour.server.logs)
     config = uvicorn.Config(
-        create_app(store, settings),
+        create_app(store, settings, trust=trust),
         log_config=None,
         log_level=level,
         access_log=not args.quiet,
         ws_max_size=1 << 20,
+        proxy_headers=False,  # X-Forwarded-For: only from --trusted-proxy (parlour.server.trust)
         ws_ping_interval=20,
         ws_ping_timeout=20,
         lifespan="on",
@@ -238,6 +258,21 @@ def register(
         type=_origin,
         metavar="ORIGIN",
         help="also accept pages from ORIGIN (https://example.org); repeatable",
+    )
+    p.add_argument(
+        "--public-url",
+        type=_public_url,
+        metavar="URL",
+        help="the address people open (https://cards.example.org): invite links are built on "
+        "it and its pages are accepted (default: the address it listens on)",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        type=_proxy,
+        metavar="ADDRESS",
+        help="a reverse proxy (an IP address or a network like 10.0.0.0/8) whose "
+        "X-Forwarded-For names the client; repeatable (default: none, not even loopback)",
     )
     p.add_argument(
         "--max-rooms",

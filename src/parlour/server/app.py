@@ -16,7 +16,9 @@
   modules, styles and texts in ``static/`` (served under ``/static``; no build step, nothing
   from another site: the Content-Security-Policy allows this origin only).
 
-Errors are ``{"error": {"code", "message"}}`` with a 4xx status.
+Errors are ``{"error": {"code", "message"}}`` with a 4xx status. Every answer under ``/api/``
+is sent with ``Cache-Control: no-store`` and ``X-Content-Type-Options: nosniff``, and pages
+from other origins are refused, by the :class:`~parlour.server.trust.Guard` around the app.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any
 
 import segno
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -49,12 +52,14 @@ from parlour.server.clock import TimeSource
 from parlour.server.health import Readiness, healthz
 from parlour.server.hub import Hub, Settings
 from parlour.server.metrics import Metrics, metrics_route
-from parlour.server.protocol import check_name, hash_token, new_token, origin_allowed
+from parlour.server.names import check_names
+from parlour.server.protocol import hash_token, new_token
 from parlour.server.replay import replay
 from parlour.server.reviews import review_route
 from parlour.server.room import new_deal_event
 from parlour.server.sockets import serve_socket
 from parlour.server.store import RoomRow, SeatRow, Store
+from parlour.server.trust import Guard, Trust, crashed
 
 __all__ = ["create_app"]
 
@@ -73,13 +78,18 @@ def _error(err: ApiError) -> JSONResponse:
 
 
 def create_app(
-    store: Store, settings: Settings | None = None, time_source: TimeSource | None = None
+    store: Store,
+    settings: Settings | None = None,
+    time_source: TimeSource | None = None,
+    trust: Trust | None = None,
 ) -> Starlette:
     """The server's app over ``store``; the hub starts and stops with the app's lifespan.
-    ``time_source``: where the rooms' clocks read the time (wall time by default)."""
+    ``time_source``: where the rooms' clocks read the time (wall time by default); ``trust``:
+    the origins, public URL and proxies the host configured (:mod:`parlour.server.trust`)."""
     hub = Hub(store, settings or Settings(), time_source)
     metrics, ready = Metrics(hub), Readiness(hub)  # /metrics, /healthz, /readyz
     metrics.watch()
+    trust = trust or Trust()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -130,8 +140,11 @@ def create_app(
             *board_routes(HEADERS),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(Guard, trust=trust)],
+        exception_handlers={500: crashed},
     )
     app.state.hub = hub
+    app.state.trust = trust
     return app
 
 
@@ -230,14 +243,9 @@ def _no_constant(name: str) -> Any:
     raise ValueError(name)
 
 
-def _base(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
-
-
 async def _create(hub: Hub, request: Request) -> Response:
-    headers = request.headers
-    if not origin_allowed(headers.get("origin"), headers.get("host"), hub.settings.allow_origins):
-        raise ApiError(403, "forbidden_origin", "this page's origin may not use this server")
+    # The page's origin was checked by the Guard (parlour.server.trust), which also made
+    # request.client the client's address (a trusted proxy's X-Forwarded-For, or the peer).
     obj = await _body(request)
     unknown = sorted(set(obj) - {"game", "players", "options", "seats", "names"})
     if unknown:
@@ -257,7 +265,7 @@ async def _create(hub: Hub, request: Request) -> Response:
         names = obj.get("names") or [seat_name(i) for i in range(players)]
         if not isinstance(names, list) or len(names) != players:
             raise InvalidOption(f"field 'names' lists one name per player ({players})")
-        names = [check_name(n, f"name {i + 1}") for i, n in enumerate(names)]
+        names = check_names(names)
     except (InvalidOption, ValueError) as err:
         raise ApiError(400, "bad_option", str(err)) from None
     client = request.client.host if request.client else "unknown"
@@ -273,7 +281,7 @@ async def _create(hub: Hub, request: Request) -> Response:
     row = RoomRow(room_id, game.name, players, options, seats, client, time.time())
     first = new_deal_event(0, 0)
     await hub.store.create_room(row, first)
-    base = _base(request)
+    base: str = request.app.state.trust.public_url  # never the request's Host
     out_seats = []
     for i, t in enumerate(tokens):
         entry: dict[str, Any] = {"seat": i, "kind": kinds[i], "name": names[i]}

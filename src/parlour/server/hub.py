@@ -43,7 +43,6 @@ class Settings:
     bot_delay: float = 0.6
     """Seconds a bot waits before it moves, so people can follow."""
     bot_workers: int = 1
-    allow_origins: tuple[str, ...] = ()
     max_rooms_per_client: int = 20
     rate: float = 20.0
     burst: int = 40

@@ -1,5 +1,6 @@
 """The rooms' wire protocol: reading frames from clients safely, and the small security parts
-(tokens, names, origins, rate limits).
+(tokens, rate limits; names are checked by :mod:`parlour.server.names`, origins by
+:mod:`parlour.server.trust`).
 
 Inbound frames are JSON text of at most :data:`MAX_FRAME` bytes; anything else is refused with
 a reject code and, where the socket cannot go on, a close code:
@@ -12,7 +13,7 @@ close code    meaning
 1008          the first frame was not a hello, or too many refused frames in a row
 1009          a frame over 4 KiB
 4401          the hello's token is not a seat's token in this room
-4403          the page's Origin is not this server's
+4403          the page's Origin is none the host trusts (:mod:`parlour.server.trust`)
 4404          no such room
 4408          no hello within the time allowed
 ============  ======================================================================
@@ -26,7 +27,6 @@ import json
 import re
 import secrets
 import time
-import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -38,7 +38,6 @@ __all__ = [
     "REJECT_CODES",
     "Bucket",
     "Refused",
-    "check_name",
     "hash_token",
     "new_token",
     "parse_frame",
@@ -69,8 +68,6 @@ CLOSE = {
     "no_room": 4404,
     "timeout": 4408,
 }
-
-NAME_MAX = 24
 
 
 class Refused(Exception):
@@ -204,23 +201,6 @@ def token_matches(token: str, hashes: Iterable[bytes | None]) -> int | None:
     return found
 
 
-def check_name(name: object, where: str) -> str:
-    """A player's name: text of 1 to 24 characters, no control or bidi characters.
-
-    Raises:
-        ValueError: naming ``where`` and what is wrong.
-    """
-    if not isinstance(name, str):
-        raise ValueError(f"{where} must be text")
-    name = name.strip()
-    if not 1 <= len(name) <= NAME_MAX:
-        raise ValueError(f"{where} must be 1 to {NAME_MAX} characters long")
-    for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            raise ValueError(f"{where} holds a control or direction character U+{ord(ch):04X}")
-    return name
-
-
 class Bucket:
     """A token bucket: ``burst`` frames at once, then ``rate`` frames a second."""
 
@@ -238,14 +218,3 @@ class Bucket:
             self.tokens -= 1
             return True
         return False
-
-
-def origin_allowed(origin: str | None, host: str | None, extra: Iterable[str]) -> bool:
-    """A browser's ``Origin`` must be this server itself (the request's host) or one that
-    ``--allow-origin`` added; clients that send none (not browsers) are let in."""
-    if origin is None:
-        return True
-    allowed = {o.rstrip("/") for o in extra}
-    if host:
-        allowed |= {f"http://{host}", f"https://{host}"}
-    return origin.rstrip("/") in allowed

@@ -18,7 +18,6 @@ from parlour.server.protocol import (
     Bucket,
     Refused,
     client_id,
-    origin_allowed,
     parse_frame,
     token_matches,
     whole,
@@ -38,10 +37,7 @@ _STRIKES = 50
 
 
 async def serve_socket(hub: Hub, ws: WebSocket, metrics: Metrics) -> None:
-    headers = ws.headers
-    if not origin_allowed(headers.get("origin"), headers.get("host"), hub.settings.allow_origins):
-        await ws.close(CLOSE["origin"], "this page's origin may not use this server")
-        return
+    # The page's origin was checked before (parlour.server.trust: 4403 otherwise).
     await ws.accept()
     queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(_QUEUE + 1)
 
