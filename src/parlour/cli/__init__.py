@@ -2,9 +2,9 @@
 
 Every command has ``--json`` for machines. Bad input ends with one line on standard error naming
 the problem and exit status 2, never a traceback. One module a group of commands: ``general``
-(games, replay, arena, schema), ``play``, ``review``, ``lab``, ``serve``, ``verify``; ``common``
-holds what they share. A game with commands of its own adds ``parlour GAME ...`` through its parts
-(:mod:`parlour.cli.commands`).
+(games, replay, arena, schema), ``play``, ``review``, ``lab``, ``serve``, ``rooms``, ``verify``;
+``common`` holds what they share. A game with commands of its own adds ``parlour GAME ...``
+through its parts (:mod:`parlour.cli.commands`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from parlour.cli import general, lab, play, review, serve, verify
+from parlour.cli import general, lab, play, review, rooms, serve, verify
 from parlour.cli.commands import add_game_commands
 from parlour.cli.common import CommandError, Parser, one_line, write_crash_report
 from parlour.cli.extras import missing_extra_message
@@ -46,6 +46,7 @@ def _build_parser() -> argparse.ArgumentParser:
     add_game_commands(sub, formatter)
     lab.register(sub, formatter)
     serve.register(sub, formatter)
+    rooms.register(sub, formatter)
     verify.register(sub, formatter)
     return parser
 

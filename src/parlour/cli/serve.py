@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from parlour.cli.common import CommandError, Parser, int_range, one_line, seconds_arg
+from parlour.cli.rooms import days_options
 from parlour.core.inputs import parse_path, quote
 from parlour.errors import ParlourError
 
@@ -140,6 +141,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from parlour.server.app import create_app
     from parlour.server.hub import Settings
     from parlour.server.logs import setup_logging
+    from parlour.server.retention import Policy
     from parlour.server.store import open_store
     from parlour.server.trust import Trust, listen_origins
 
@@ -181,7 +183,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     level = args.log_level or ("warning" if args.quiet else "info")
     setup_logging(level)  # JSON lines on stderr, uvicorn's too (parlour.server.logs)
     config = uvicorn.Config(
-        create_app(store, settings, trust=trust),
+        create_app(
+            store, settings, trust=trust, retention=Policy(args.keep_days, args.abandon_days)
+        ),
         log_config=None,
         log_level=level,
         access_log=not args.quiet,
@@ -296,6 +300,7 @@ def register(
         help="each decision's search in a finished deal's review: N iterations or Ns seconds "
         "(default: the expert's budget), or off for no reviews",
     )
+    days_options(p)  # --keep-days, --abandon-days (parlour.server.retention)
     p.add_argument(
         "--json", action="store_true", help='print the address as {"serving": URL, "pid": N}'
     )

@@ -55,6 +55,7 @@ from parlour.server.metrics import Metrics, metrics_route
 from parlour.server.names import check_names
 from parlour.server.protocol import hash_token, new_token
 from parlour.server.replay import replay
+from parlour.server.retention import Policy, Retention
 from parlour.server.reviews import review_route
 from parlour.server.room import new_deal_event
 from parlour.server.sockets import serve_socket
@@ -82,11 +83,14 @@ def create_app(
     settings: Settings | None = None,
     time_source: TimeSource | None = None,
     trust: Trust | None = None,
+    retention: Policy | None = None,
 ) -> Starlette:
     """The server's app over ``store``; the hub starts and stops with the app's lifespan.
     ``time_source``: where the rooms' clocks read the time (wall time by default); ``trust``:
-    the origins, public URL and proxies the host configured (:mod:`parlour.server.trust`)."""
+    the origins, public URL and proxies the host configured (:mod:`parlour.server.trust`);
+    ``retention``: how long rooms are kept (:mod:`parlour.server.retention`)."""
     hub = Hub(store, settings or Settings(), time_source)
+    pruning = Retention(hub, retention or Policy())
     metrics, ready = Metrics(hub), Readiness(hub)  # /metrics, /healthz, /readyz
     metrics.watch()
     trust = trust or Trust()
@@ -97,9 +101,11 @@ def create_app(
         await hub.start()
         ready.started()
         hub.reviews.start()
+        await pruning.start()  # a first pass now, then every hour or so
         try:
             yield
         finally:
+            await pruning.stop()
             await hub.reviews.stop()
             await hub.stop()
 
@@ -144,6 +150,7 @@ def create_app(
         exception_handlers={500: crashed},
     )
     app.state.hub = hub
+    app.state.retention = pruning
     app.state.trust = trust
     return app
 
@@ -330,6 +337,7 @@ async def _room(hub: Hub, request: Request) -> Response:
             "v": room.v,
             "deal": room.deal.number,
             "over": room.over,
+            "abandoned": room.abandoned,
             "commitment": room.deal.commitment,
             "match": room.match(),
             "clock": hub.clocks.frame(room),

@@ -225,7 +225,8 @@ class Hub:
             ],
             "rematch": sorted(room.rematch),
             "match": room.match(),
-            "over": state.is_over,
+            "over": room.over,
+            "abandoned": room.abandoned,
             "outcome": None if outcome is None else outcome.to_json(),
             "clock": self.clocks.frame(room),
         }
@@ -240,7 +241,7 @@ class Hub:
         since = conn.sent if (kind == "update" and conn.deal == deal.number) else 0
         entries = state.log(seat, since)
         conn.deal, conn.sent = deal.number, state.log_length()
-        moving = seat is not None and state.to_move == seat
+        moving = seat is not None and state.to_move == seat and not room.abandoned
         legal = [str(a) for a in state.legal_actions()] if moving else []
         return {
             "type": kind,
@@ -326,7 +327,7 @@ class Hub:
         self.tasks.pop(room.id, None)
         state = room.state
         seat = state.to_move
-        if seat is None:
+        if seat is None or room.abandoned:
             return
         kind = room.kind(seat)
         delay = self.settings.bot_delay

@@ -72,6 +72,9 @@ class Room:
         self.proposals: dict[int, Proposal] = {}
         self.rematch: set[int] = set()
         self.acks: dict[tuple[int, str], int] = {}
+        self.abandoned = False
+        """Ended by an ``abandon`` event: nobody came for days (:mod:`.retention`); the deal
+        stays as it was, unfinished, and nothing more is played here."""
         self.answers: dict[int, OrderedDict[str, dict[str, Any]]] = {}
 
     # -- facts ---------------------------------------------------------------------------------
@@ -95,7 +98,8 @@ class Room:
 
     @property
     def over(self) -> bool:
-        return self.state.is_over
+        """Whether nothing is played now: the game has ended, or the room was abandoned."""
+        return self.abandoned or self.state.is_over
 
     @property
     def persons(self) -> tuple[int, ...]:
@@ -142,6 +146,8 @@ class Room:
         elif event.kind == "vote":
             assert event.seat is not None
             self._vote(int(data["proposal"]), event.seat, bool(data["yes"]))
+        elif event.kind == "abandon":
+            self._abandon(float(data["at"]))
         elif event.kind != "clock":  # a clock event only stops or starts the clock (its stamp)
             raise ValueError(f"room {self.id}: unknown event kind {event.kind!r}")
         stamp = data.get("clock")
@@ -151,7 +157,7 @@ class Room:
         if event.client_id is not None and event.seat is not None:
             self.acks[(event.seat, event.client_id)] = event.v
         self.v = event.v
-        return running and self.over
+        return running and self.state.is_over
 
     def _start_deal(self, number: int, seed: int, commit: str) -> None:
         deal = self.game.match_deal(self.row.players, seed, number)
@@ -161,6 +167,14 @@ class Room:
         self.deals.append(Deal(number, seed, commit, state, clock=clock))
         self.proposals.clear()
         self.rematch.clear()
+
+    def _abandon(self, at: float) -> None:
+        self.abandoned = True
+        self.proposals.clear()
+        self.rematch.clear()
+        clock = self.deal.clock
+        if clock is not None and clock.since is not None:
+            clock.used, clock.since = clock.used_at(at), None
 
     def _table(self, entry: str, by: int | None, votes: frozenset[int]) -> None:
         deal = self.deal
@@ -212,6 +226,8 @@ class Room:
         if v != self.v:
             raise Refused("stale", f"the room is at version {self.v}, not {v}: resync and retry")
         state = self.state
+        if self.abandoned:
+            raise _abandoned()
         if state.is_over:
             raise Refused("game_over", "the game is over: ask for a rematch to play again")
         nxt = self.v + 1
@@ -271,6 +287,8 @@ class Room:
     ) -> EventRow:
         if isinstance(proposal, bool) or not isinstance(proposal, int) or not isinstance(yes, bool):
             raise Refused("bad_message", "a vote is {proposal: a proposal number, yes: true|false}")
+        if self.abandoned:
+            raise _abandoned()
         p = self.proposals.get(proposal)
         if p is None:
             raise self.refused(
@@ -290,6 +308,8 @@ class Room:
         return EventRow(self.v + 1, "vote", seat, {"proposal": proposal, "yes": yes}, client_id)
 
     def prepare_rematch(self, seat: int, client_id: str | None) -> EventRow:
+        if self.abandoned:
+            raise _abandoned()
         if not self.over:
             raise Refused("illegal", "a rematch starts once the game is over")
         if seat in self.rematch:
@@ -346,6 +366,12 @@ class Room:
             commitment=deal.commitment,
             deal_number=deal.number,
         )
+
+
+def _abandoned() -> Refused:
+    return Refused(
+        "game_over", "the room was abandoned (nobody came for days): start a new room to play"
+    )
 
 
 def _turn_text(state: State, seat: int) -> str:
