@@ -115,7 +115,7 @@ async function fillStatus(r, status, replay) {
     const last = deals[deals.length - 1];
     const result = last ? t("rooms.result", { deal: last.deal + 1,
       names: last.winners.map((s) => names[s]).join(", ") || "–" }) : "";
-    status.textContent = info.over ? result
+    status.textContent = info.abandoned ? t("rooms.abandoned") : info.over ? result
       : [t("rooms.playing", { deal: info.deal + 1 }), result].filter(Boolean).join(" · ");
     if (last) {
       replay.append(h("a", { href: replayHref(r.room, last.deal, r.seat), "data-room-replay": r.room,

@@ -124,7 +124,7 @@ class Table {
         performance.measure("parlour move", { start: this.actedAt });
         this.actedAt = 0;
       }
-      if (msg.over) this.fetchRecord(msg.deal);
+      if (msg.over && !msg.abandoned) this.fetchRecord(msg.deal);
     } else if (msg.type === "seats" && this.frame) {
       this.frame = { ...this.frame, seats: msg.seats };
       this.renderSeats();
@@ -249,7 +249,7 @@ class Table {
         h("section.seats-area", { "aria-label": t("table.players") }, this.seatList(ctx)),
         this.proposals(ctx),
         board.board(ctx),
-        f.over ? endScreen(this, ctx) : null,
+        f.abandoned ? abandonedNote() : f.over ? endScreen(this, ctx) : null,
         board.controls(ctx),
         f.seat !== null && !f.over ? this.notationForm(ctx) : null),
       h("div.side-col", {},
@@ -323,6 +323,7 @@ class Table {
 
   statusText() {
     const f = this.frame;
+    if (f.abandoned) return t("table.abandoned");
     if (f.over) return t("table.over");
     if (f.to_move === null || f.to_move === undefined) return "";
     if (f.seat !== null && f.to_move === f.seat) return t("table.your_turn");
@@ -425,6 +426,12 @@ class Table {
       h("label.check", {}, sound, h("span", { text: t("table.sound") })),
       ctx.board.settings ? ctx.board.settings(ctx) : null);
   }
+}
+
+/** In place of the end screen: an abandoned room (nobody came for days) ended unfinished. */
+function abandonedNote() {
+  return h("section#end.end", { "data-outcome": "abandoned" },
+    h("p.result", { text: t("table.abandoned_note") }));
 }
 
 /** Seconds as a clock shows them: 4:05, or 1:02:09 from an hour on. */
