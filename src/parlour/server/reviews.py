@@ -357,7 +357,7 @@ async def review_route(hub: Hub, request: Request) -> Response:
     current = room.deal.number
     wanted = request.query_params.get("deal")
     if wanted is None:
-        number = current if room.over else current - 1
+        number = current if room.state.is_over else current - 1  # not an abandoned deal
     else:
         try:  # as the record's: 0007 is 7, and 5,000 digits are refused before int()
             number = parse_int(wanted, field="deal", minimum=0, maximum=current)
