@@ -7,8 +7,9 @@ candidates) from the seat's *view* only, so no card the seat could not see is ev
 root of that search is a review's root rather than a player's: the budget is spread over the
 root moves by sequential halving (each round gives every remaining move the same number of
 iterations over the same sampled worlds, then keeps the better half), and the move played is
-never dropped. So every move gets an estimate, and the move played and the best move get the
-most iterations.
+never dropped. Moves dropped early whose mean still tops the last round's best are judged
+again beside it (:data:`CHALLENGES`). So every move gets an estimate, and the move played and
+the best move get the most iterations.
 
 A move's *chance* is the seat's mean reward over its iterations: its share of the win where a
 search reached the end of the game, the game's evaluation before it (a share of 1 among the
@@ -54,6 +55,10 @@ DECISIVE = 5
 """How many decisive moments a review lists (the costliest decisions)."""
 
 FORMAT = 1
+
+CHALLENGES = 2
+"""How many times, after the last round, moves dropped earlier whose mean is above the best's
+are judged again beside it (each time with one round's share of the budget)."""
 """The version of the review's JSON (``parlour schema review``)."""
 
 Progress = Callable[[int, int], None]
@@ -350,32 +355,54 @@ def _judge(
     alive = list(moves)
     rounds = max(1, math.ceil(math.log2(len(moves))))
     budget = agent.budget
-    for round_ in range(rounds):
+
+    def spend(group: list[Action], share: float) -> None:
+        """``share`` of the budget over ``group``, every move over the same worlds."""
         if budget.iterations is not None:
-            each = max(1, budget.iterations // (rounds * len(alive)))
-            worlds = [game.sample(view, rng) for _ in range(each)]
-            for move in alive:
+            worlds = [
+                game.sample(view, rng)
+                for _ in range(max(1, int(budget.iterations * share) // len(group)))
+            ]
+            for move in group:
                 for world in worlds:
-                    got = agent._iterate(root, world, rng, None, move)
-                    rewards[str(move)].append(got[seat])
-        else:
-            assert budget.seconds is not None
-            deadline = time.perf_counter() + budget.seconds / rounds
-            while True:
-                world = game.sample(view, rng)
-                for move in alive:
                     rewards[str(move)].append(agent._iterate(root, world, rng, None, move)[seat])
-                if time.perf_counter() >= deadline:
-                    break
+            return
+        assert budget.seconds is not None
+        deadline = time.perf_counter() + budget.seconds * share
+        while True:
+            world = game.sample(view, rng)
+            for move in group:
+                rewards[str(move)].append(agent._iterate(root, world, rng, None, move)[seat])
+            if time.perf_counter() >= deadline:
+                return
+
+    order = {str(m): i for i, m in enumerate(moves)}
+
+    def top(group: list[Action]) -> Action:
+        return max(
+            group, key=lambda m: (_mean(rewards[str(m)]), len(rewards[str(m)]), -order[str(m)])
+        )
+
+    for round_ in range(rounds):
+        spend(alive, 1 / rounds)
         if round_ < rounds - 1:
             ranked = sorted(alive, key=lambda m: -_mean(rewards[str(m)]))
             keep = ranked[: max(1, (len(ranked) + 1) // 2)]
             alive = keep + [m for m in alive if str(m) == played and m not in keep]
-    order = {str(m): i for i, m in enumerate(moves)}
-    best = max(
-        (str(m) for m in alive),
-        key=lambda k: (_mean(rewards[k]), len(rewards[k]), -order[k]),
-    )
+    # A move dropped early on a few worlds may show a higher mean than the last round's best:
+    # such rivals are judged again beside the best, so the best is rarely below another.
+    for _ in range(CHALLENGES):
+        leader = top(alive)
+        rivals = [
+            m
+            for m in moves
+            if m not in alive and _mean(rewards[str(m)]) > _mean(rewards[str(leader)])
+        ]
+        if not rivals:
+            break
+        alive += rivals
+        spend([leader, *rivals], 1 / rounds)
+    best = str(top(alive))
     estimates = tuple(
         sorted(
             (MoveEstimate(k, _mean(r), _half_width(r), len(r)) for k, r in rewards.items()),
