@@ -3,7 +3,7 @@ or field, and the position, in one line that can be shown to a person as it is.
 
 Each type has a stable ``code`` that a client (a server's protocol, a script) can tell apart
 without reading the message: ``bad_notation``, ``illegal``, ``not_your_turn``, ``game_over``,
-``bad_record``, ``bad_option``, ``bad_input``, ``file_error``.
+``bad_record``, ``bad_option``, ``bad_input``, ``file_error``, ``server_error``.
 
 A refusal of a game may also carry a catalog ``key`` of the game's words (``refusal.NAME``) and
 the ``values`` of its placeholders, so that a front end can say it in the language it speaks;
@@ -28,6 +28,7 @@ __all__ = [
     "NotYourTurn",
     "ParlourError",
     "Sentence",
+    "ServerError",
     "Value",
 ]
 
@@ -132,6 +133,14 @@ class FileError(ParlourError):
     code: ClassVar[str] = "file_error"
 
 
+class ServerError(ParlourError):
+    """The server could not do what was asked, through no fault of the request: its database
+    failed to store or read (a full or read-only disk, a lost connection). Nothing was applied;
+    the same request may succeed later."""
+
+    code: ClassVar[str] = "server_error"
+
+
 ERROR_CODES: tuple[str, ...] = tuple(
     e.code
     for e in (
@@ -143,6 +152,7 @@ ERROR_CODES: tuple[str, ...] = tuple(
         InvalidOption,
         InvalidInput,
         FileError,
+        ServerError,
     )
 )
 """Every stable error code, as a protocol may list them."""

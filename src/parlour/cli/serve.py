@@ -13,6 +13,7 @@ import sqlite3
 import sys
 import textwrap
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from parlour.cli.common import CommandError, Parser, int_range, one_line, seconds_arg
@@ -100,19 +101,47 @@ def _checked_db(db: str) -> str:
     return str(path)
 
 
-def _check_store(store: Store, db: str) -> None:
-    """Open and close the store once before serving, so a file that cannot be opened (a
-    folder, a missing folder) or a database that cannot be reached is one line here, not a
-    traceback from the server's startup."""
+def _check_store(store: Store, db: str, key_file: str | None) -> int:
+    """Open the store once before serving: a file that cannot be opened (a folder, a missing
+    folder), a database that cannot be reached or is damaged (:mod:`parlour.server.integrity`)
+    and a key file that is not the database's (:mod:`parlour.server.sealing`) are one line
+    here, not a traceback from the server's startup. Seals the plain seeds of running deals
+    (how many: the answer) and leaves the key's sealer on ``store``."""
+    from parlour.server.integrity import Damaged, check_database, storage_error
+    from parlour.server.sealing import KeyError_, default_key_path, prepare
 
-    async def check() -> None:
+    shown = one_line(_hidden(db) if store.shared else db)
+    key = Path(key_file) if key_file is not None else default_key_path(db)
+
+    async def check() -> int:
         await store.open()
-        await store.close()
+        try:
+            await check_database(store, shown)
+            store.sealer, sealed = await prepare(store, key)
+            return sealed
+        finally:
+            await store.close()
 
     try:
-        asyncio.run(check())
-    except (OSError, sqlite3.Error) as err:
-        raise CommandError(f"--db {one_line(db)}: cannot open it: {one_line(str(err))}") from None
+        return asyncio.run(check())
+    except Damaged as err:
+        raise CommandError(f"--db {one_line(str(err))}") from None
+    except KeyError_ as err:
+        raise CommandError(one_line(str(err))) from None
+    except sqlite3.DatabaseError as err:
+        if isinstance(err, sqlite3.OperationalError):
+            raise CommandError(f"--db {shown}: cannot open it: {one_line(str(err))}") from None
+        raise CommandError(f"--db {shown}: the database is damaged: {one_line(str(err))}") from None
+    except Exception as err:
+        if not storage_error(err):
+            raise
+        raise CommandError(f"--db {shown}: cannot open it: {one_line(str(err))}") from None
+
+
+def _hidden(url: str) -> str:
+    from parlour.server.pgstore import _shown
+
+    return _shown(url)
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -162,7 +191,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         review_budget=args.review_budget,
     )
     store = open_store(_checked_db(args.db))
-    _check_store(store, args.db)
+    sealed = _check_store(store, args.db, args.key_file)
     sock = _bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
     listening = listen_origins(args.host, host, port)
@@ -182,6 +211,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             )
     level = args.log_level or ("warning" if args.quiet else "info")
     setup_logging(level)  # JSON lines on stderr, uvicorn's too (parlour.server.logs)
+    if sealed:
+        from parlour.server.logs import event
+
+        event("store.sealed", seeds=sealed)  # an older database's running deals
     config = uvicorn.Config(
         create_app(
             store, settings, trust=trust, retention=Policy(args.keep_days, args.abandon_days)
@@ -234,6 +267,13 @@ def register(
         default="parlour.db",
         help="SQLite file (default parlour.db) or postgresql://USER@HOST/DB to share rooms "
         "between several server processes",
+    )
+    p.add_argument(
+        "--key-file",
+        metavar="FILE",
+        help="the key that seals running deals' seeds in the database, made at the first "
+        "start (default: DB.key beside an SQLite file, parlour.key in the working folder "
+        "for PostgreSQL); keep it with the database's backups",
     )
     p.add_argument(
         "--takeover",

@@ -51,6 +51,7 @@ from parlour.server.bots import OFFERED, check_kind
 from parlour.server.clock import TimeSource
 from parlour.server.health import Readiness, healthz
 from parlour.server.hub import Hub, Settings
+from parlour.server.integrity import RoomBroken, check_rooms, failed, storage_error
 from parlour.server.metrics import Metrics, metrics_route
 from parlour.server.names import check_names
 from parlour.server.protocol import hash_token, new_token
@@ -99,6 +100,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         _quiet_client_errors()
         await hub.start()
+        await check_rooms(hub)  # each room that cannot be rebuilt: logged by id, then 410/4410
         ready.started()
         hub.reviews.start()
         await pruning.start()  # a first pass now, then every hour or so
@@ -116,6 +118,13 @@ def create_app(
             return response
         except ApiError as err:
             return _error(err)
+        except RoomBroken:  # logged once by the hub (parlour.server.integrity)
+            return _error(ApiError(410, "room_broken", "this room's stored data is broken"))
+        except Exception as err:
+            if not storage_error(err):
+                raise
+            failed(request.path_params.get("room", ""), err)
+            return _error(ApiError(503, "server_error", "the database failed: try again later"))
 
     def route(path: str, handler: Any, methods: list[str]) -> Route:
         async def endpoint(request: Request) -> Response:

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.core.rng import derive_seed
-from parlour.games import find_game
 from parlour.server.bots import TAKEOVER, BotPool
 from parlour.server.clock import TimeSource
+from parlour.server.integrity import load
 from parlour.server.protocol import Bucket, Refused
 from parlour.server.reviews import Reviews
 from parlour.server.room import Room
@@ -83,6 +83,7 @@ class Hub:
         self.away: dict[tuple[str, int], float] = {}
         self.tasks: dict[str, tuple[int, asyncio.Task[None]]] = {}
         self.committing: set[str] = set()
+        self.broken: dict[str, str] = {}  # rooms that cannot be rebuilt: why
         self.marks: set[asyncio.Task[None]] = set()
         self.started = time.monotonic()
 
@@ -114,13 +115,9 @@ class Hub:
         async with self.lock(room_id):
             room = self.rooms.get(room_id)
             if room is None:
-                loaded = await self.store.load_room(room_id)
-                if loaded is None:
+                room = await load(self, room_id)  # RoomBroken: logged once, remembered
+                if room is None:
                     return None
-                row, events = loaded
-                room = Room(row, find_game(row.game))
-                for event in events:
-                    room.fold(event)
                 await self.clocks.orphan(room)
                 self.rooms[room_id] = room
         self.schedule(room)

@@ -90,10 +90,6 @@ def _first_line(err: BaseException) -> str:
     return text.splitlines()[0] if text else type(err).__name__
 
 
-def _values(room: str, event: EventRow) -> tuple[object, ...]:
-    return (room, event.v, event.kind, event.seat, _dumps(event.data), event.client_id)
-
-
 async def _close(conn: Connection) -> None:
     with contextlib.suppress(Exception):
         await conn.close()
@@ -198,7 +194,7 @@ class PostgresStore(Store):
                     "VALUES (%s, %s, %s, %s, %s)",
                     [(room.room, s.seat, s.kind, s.name, s.token_hash) for s in room.seats],
                 )
-                await conn.execute(_APPEND.format(over=""), _values(room.room, first))
+                await conn.execute(_APPEND.format(over=""), self._row(room.room, first))
 
         try:
             await self._run(work)
@@ -236,15 +232,12 @@ class PostgresStore(Store):
             "ORDER BY v",
             (room, v),
         )
-        return [
-            EventRow(ev, kind, seat, json.loads(data), client_id)
-            for ev, kind, seat, data, client_id in await cur.fetchall()
-        ]
+        return [self._read(room, *row) for row in await cur.fetchall()]
 
     async def append(self, room: str, event: EventRow, *, over: bool | None = None) -> bool:
         tries = 0
         query = _APPEND.format(over="" if over is None else _OVER)
-        params = _values(room, event) + (() if over is None else (over, room))
+        params = self._row(room, event) + (() if over is None else (over, room))
 
         async def work(conn: Connection) -> None:
             nonlocal tries

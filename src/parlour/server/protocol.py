@@ -12,9 +12,13 @@ close code    meaning
 1007          text that is not UTF-8 (closed by the websocket layer itself)
 1008          the first frame was not a hello, or too many refused frames in a row
 1009          a frame over 4 KiB
+1011          ``server_error``: the server failed (its database, or a bug; the log says
+              which); reconnecting may work
 4401          the hello's token is not a seat's token in this room
 4403          the page's Origin is none the host trusts (:mod:`parlour.server.trust`)
 4404          no such room
+4410          ``room_broken``: the room's stored events cannot be rebuilt by this server
+              (:mod:`parlour.server.integrity`); reconnecting will not help
 4408          no hello within the time allowed
 ============  ======================================================================
 """
@@ -57,15 +61,18 @@ REJECT_CODES = (
     "bad_message",
     "too_large",
     "rate_limited",
+    "server_error",
 )
 
 CLOSE = {
     "binary": 1003,
     "policy": 1008,
     "too_large": 1009,
+    "server_error": 1011,
     "unauthorized": 4401,
     "origin": 4403,
     "no_room": 4404,
+    "room_broken": 4410,
     "timeout": 4408,
 }
 

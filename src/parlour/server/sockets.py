@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from parlour.server.hub import Conn, Hub, dumps, log, reject
+from parlour.server.hub import Conn, Hub, dumps, reject
+from parlour.server.integrity import RoomBroken, failed, storage_error, unapplied
 from parlour.server.protocol import (
     CLOSE,
     Bucket,
@@ -76,6 +77,9 @@ async def serve_socket(hub: Hub, ws: WebSocket, metrics: Metrics) -> None:
                     return
     except WebSocketDisconnect:
         pass
+    except Exception as err:  # the server failed: said with a code and a reason, never 1000
+        failed(room.id if room is not None else ws.path_params.get("room", ""), err)
+        send((CLOSE["server_error"], "server_error"))
     finally:
         if room is not None and conn is not None:
             hub.leave(room, conn)
@@ -116,7 +120,11 @@ async def _hello(
     hub: Hub, ws: WebSocket, send: Any, metrics: Metrics
 ) -> tuple[Room, int | None] | None:
     room_id = ws.path_params.get("room", "")
-    room = await hub.room(room_id)
+    try:
+        room = await hub.room(room_id)
+    except RoomBroken:  # logged once by the hub (parlour.server.integrity)
+        send((CLOSE["room_broken"], "room_broken"))
+        return None
     if room is None:
         send((CLOSE["no_room"], "no such room"))
         return None
@@ -187,6 +195,9 @@ async def _answer(
         return answer if cid is not None or answer["type"] == "reject" else None
     except Refused as err:
         return err.frame(cid, room.v)
-    except Exception:  # a bug answers this frame only; the socket and the room go on
-        log.exception("room %s: a frame from seat %s failed", room.id, conn.seat)
-        return reject(cid, "bad_message", "the server could not handle this frame", room.v)
+    except Exception as err:
+        if storage_error(err):  # nothing was applied: an event is stored before it is applied
+            failed(room.id, err)
+            return reject(cid, "server_error", "nothing changed; try again in a moment", room.v)
+        await unapplied(hub, room)  # the room is reloaded if it missed a stored event
+        raise  # the socket is closed with 1011 (serve_socket)

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from parlour.server.sealing import Sealer, opened, private_file, sealed
+
 __all__ = [
     "ClockRow",
     "EventRow",
@@ -178,6 +180,19 @@ class Store(ABC):
 
     TABLES: ClassVar[str] = ClockRow.TABLE + ReviewRow.TABLE
     """The tables both stores make alike (their own tables come first)."""
+    sealer: Sealer | None = None
+    """Seals deal seeds as they are written (:mod:`parlour.server.sealing`); None: plain."""
+
+    def _row(self, room: str, event: EventRow) -> tuple[Any, ...]:
+        """The event as the events table's room, v, kind, seat, data and client_id."""
+        data = _dumps(sealed(self.sealer, room, event))
+        return (room, event.v, event.kind, event.seat, data, event.client_id)
+
+    def _read(
+        self, room: str, v: int, kind: str, seat: int | None, data: str, cid: Any
+    ) -> EventRow:
+        """The event of a row of the events table (v, kind, seat, data, client_id)."""
+        return EventRow(v, kind, seat, opened(self.sealer, room, v, json.loads(data)), cid)
 
     @abstractmethod
     async def open(self) -> None:
@@ -255,6 +270,7 @@ class SqliteStore(Store):
         return self._db
 
     async def open(self) -> None:
+        private_file(self.path)  # 0600, and so its -wal and -shm (parlour.server.sealing)
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         # A process killed at any moment loses nothing committed (only a power cut could).
@@ -309,15 +325,7 @@ class SqliteStore(Store):
         self.db.execute(
             "INSERT INTO events (room, v, kind, seat, data, client_id, at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                room,
-                event.v,
-                event.kind,
-                event.seat,
-                _dumps(event.data),
-                event.client_id,
-                time.time(),
-            ),
+            (*self._row(room, event), time.time()),
         )
 
     async def load_room(self, room: str) -> tuple[RoomRow, list[EventRow]] | None:
@@ -354,8 +362,8 @@ class SqliteStore(Store):
 
     async def events_since(self, room: str, v: int) -> list[EventRow]:
         return [
-            EventRow(ev, kind, seat, json.loads(data), client_id)
-            for ev, kind, seat, data, client_id in self.db.execute(
+            self._read(room, *row)
+            for row in self.db.execute(
                 "SELECT v, kind, seat, data, client_id FROM events "
                 "WHERE room = ? AND v > ? ORDER BY v",
                 (room, v),

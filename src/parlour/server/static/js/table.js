@@ -76,7 +76,12 @@ class Table {
 
   closed(event) {
     this.pending = null;
-    const fatal = { 4401: "error.bad_link", 4404: "error.no_room", 4403: "error.origin" };
+    const fatal = {
+      4401: "error.bad_link",
+      4403: "error.origin",
+      4404: "error.no_room",
+      4410: "error.room_broken",
+    };
     if (fatal[event.code]) {
       this.closedForGood = true;
       if (event.code === 4401) sessionStorage.removeItem(TOKEN_KEY(this.roomId));
