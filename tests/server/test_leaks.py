@@ -117,9 +117,16 @@ class Secrets:
     """Keys only a full state has, and the keys in :data:`_ALWAYS_FORBIDDEN`."""
     initial: dict[str, Any]
     """The initial state's JSON."""
+    ids: tuple[str, ...] = ()
+    """The room's own id and any other id the server chose that frames may carry: taken out of
+    a frame before it is searched for cards, as a random id may read as one (``QD-33b7rchX7``,
+    ``x_AS-k``). Only these exact strings are taken out, so a card written anywhere else in
+    the frame, beside an id included, is still found."""
 
 
-def room_secrets(record: Record, states: tuple[State, ...], tokens: list[str]) -> Secrets:
+def room_secrets(
+    record: Record, states: tuple[State, ...], tokens: list[str], ids: tuple[str, ...] = ()
+) -> Secrets:
     seeds = {record.seed}
     for s in (states[0], states[-1]):
         seeds |= {v for k, v in _walk(s.to_json()) if k == "seed" and isinstance(v, int)}
@@ -142,7 +149,7 @@ def room_secrets(record: Record, states: tuple[State, ...], tokens: list[str]) -
         shown |= _keys([e.to_json() for e in states[-1].log(seat)])
     keys = frozenset((full - shown) | _ALWAYS_FORBIDDEN)
     initial = json.loads(json.dumps(states[0].to_json()))
-    return Secrets(tuple(texts), frozenset(numbers), keys, initial)
+    return Secrets(tuple(texts), frozenset(numbers), keys, initial, ids)
 
 
 @dataclass(frozen=True)
@@ -167,6 +174,7 @@ def scan(text: str, secrets: Secrets) -> Scan:
             obj["message"] = str(obj.get("message")).replace(example, "")
     escaped = "\\" in text
     strings = [text]
+    ids = [i for i in secrets.ids if i]
     keys: set[str] = set()
     numbers: list[int | float] = []
     initial = secrets.initial
@@ -190,6 +198,8 @@ def scan(text: str, secrets: Secrets) -> Scan:
         strings += keys
     cards: set[str] = set()
     for s in strings:
+        for i in ids:  # a space: what stood on either side of an id is not joined into a card
+            s = s.replace(i, " ")
         cards |= cards_named(s)
     found = [f"secret {s[:10]}..." for s in secrets.texts if any(s in x for x in strings)]
     found += [f"seed as the number {n}" for n in numbers if n in secrets.numbers]
@@ -232,9 +242,9 @@ def leaks(
 class Checker:
     """The frames of one finished room, checked against its replayed record."""
 
-    def __init__(self, record: dict[str, Any], tokens: list[str]) -> None:
+    def __init__(self, record: dict[str, Any], tokens: list[str], room: str) -> None:
         parsed, self.states = replay_json(record)
-        self.secrets = room_secrets(parsed, self.states, tokens)
+        self.secrets = room_secrets(parsed, self.states, tokens, (room,))
         self._views: dict[tuple[int, int | None], Any] = {}
         self.scans: dict[str, Scan] = {}
 
@@ -556,7 +566,7 @@ def test_no_frame_gives_away_a_hidden_card_the_seed_a_token_or_the_deck(
     counts: dict[str, set[int]] = {name: set() for name in GAMES}
     sockets: dict[str, Counter[str]] = {name: Counter() for name in GAMES}
     for played in games:
-        checker = Checker(played.record, played.tokens)
+        checker = Checker(played.record, played.tokens, played.room)
         states = checker.states
         steps = _steps(played)
         saved = tmp_path / f"{played.room}.json"  # the record, to replay a failure with
@@ -625,7 +635,7 @@ def _pick(games: list[Played], game: str, spectator: bool) -> tuple[Played, Chec
     for played in games:
         if played.game != game or played.players < 3:
             continue
-        checker = Checker(played.record, played.tokens)
+        checker = Checker(played.record, played.tokens, played.room)
         steps = _steps(played)
         for sock in played.sockets:
             if (sock.seat is None) != spectator:
@@ -648,6 +658,53 @@ def _with(text: str, ensure_ascii: bool = False, **changes: Any) -> str:
             target = target[int(part) if part.isdigit() else part]
         target[int(last) if last.isdigit() else last] = value
     return json.dumps(frame, ensure_ascii=ensure_ascii)
+
+
+@pytest.mark.parametrize("game", ["beor", "death"])
+def test_a_room_id_that_reads_as_a_card_is_no_leak_but_a_hidden_card_still_is(game: str) -> None:
+    """A room id is random (``secrets.token_urlsafe``) and may read as a card: a room
+    ``QD-33b7rchX7`` once failed this test with 'hidden card QD'. The room's id is taken out
+    before a frame is searched, and only it: the same card written anywhere else in the frame,
+    next to the id included, is still a hidden card."""
+    state = GAMES[game].new(4, 20261202)
+    for seat in (0, None):
+        hidden = sorted(state.hidden_from(seat))
+        card, other = hidden[0], hidden[-1]
+        for room in (f"{card}-33b7rchX7", f"k3_{card}-x9Zq", f"b7r_{card}"):
+            frame = {
+                "type": "update",
+                "room": room,
+                "seat": seat,
+                "v": 0,
+                "view": state.view(seat).to_json(),
+                "legal": [],
+                "log": [],
+                "spectate": f"http://127.0.0.1:8000/r/{room}",
+            }
+            text = json.dumps(frame, ensure_ascii=False)
+            initial = json.loads(json.dumps(state.to_json()))
+            blind = Secrets((), frozenset(), frozenset(), initial)
+            secrets = Secrets((), frozenset(), frozenset(), initial, (room,))
+            assert card in cards_named(text), room  # the id does read as a card...
+            assert leaks(text, seat, state, blind) == [f"hidden card {card}"]
+            assert leaks(text, seat, state, secrets) == [], room  # ...but is not one
+            assert leaks(json.dumps(frame), seat, state, secrets) == [], room
+            expected = [f"hidden card {card}"]
+            said = {"text": f"Player 2 holds {card}", "kind": "note", "events": []}
+            for planted in (
+                {**frame, "log": [said]},
+                {**frame, "message": f"{room} {card}"},
+                {**frame, "message": f"{card}{room}"},
+                {**frame, "spectate": f"{frame['spectate']}?c={card}"},
+                {**frame, "room": f"{room}-{card}"},
+                {**frame, "view": {**frame["view"], "extra": [card]}},
+            ):
+                for ascii_only in (False, True):
+                    planted_text = json.dumps(planted, ensure_ascii=ascii_only)
+                    found = leaks(planted_text, seat, state, secrets)
+                    assert found == expected, (room, planted_text)
+            mixed = {**frame, "message": f"{room}{other}"}  # the id glued to another card
+            assert leaks(json.dumps(mixed), seat, state, secrets) == [f"hidden card {other}"]
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
