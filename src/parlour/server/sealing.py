@@ -63,8 +63,9 @@ __all__ = [
     "sealed",
 ]
 
-CHECK_TABLE = "CREATE TABLE IF NOT EXISTS sealing (name TEXT PRIMARY KEY, value TEXT NOT NULL)"
-"""One row, ``key_check``: a digest of the server key (not the key), the same in both stores."""
+CHECK_TABLE = "CREATE TABLE IF NOT EXISTS sealing (name TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
+"""One row, ``key_check``: a digest of the server key (not the key), the same in both stores
+(made with their tables: on PostgreSQL under the lock that keeps starting processes apart)."""
 
 
 class KeyError_(Exception):  # noqa: N801 - not the builtin KeyError
@@ -204,8 +205,7 @@ async def prepare(store: Store, key_path: Path) -> tuple[Sealer, int]:
         KeyError_: the key file is missing or holds another key than the database's deals
             were sealed with, or it cannot be used (:func:`load_key`).
     """
-    await store.query(CHECK_TABLE, ())
-    _, rows = await store.query(_CHECK, ())
+    _, rows = await store.query(_CHECK, ())  # the table is made by the store's open
     if rows and not key_path.exists():
         raise KeyError_(
             f"key file {key_path} is missing: this database's deals are sealed with the key "

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from parlour.server.sealing import Sealer, opened, private_file, sealed
+from parlour.server.sealing import CHECK_TABLE, Sealer, opened, private_file, sealed
 
 __all__ = [
     "ClockRow",
@@ -178,7 +178,7 @@ def _dumps(obj: object) -> str:
 class Store(ABC):
     """The persistence of rooms. Every method commits before it returns."""
 
-    TABLES: ClassVar[str] = ClockRow.TABLE + ReviewRow.TABLE
+    TABLES: ClassVar[str] = ClockRow.TABLE + ReviewRow.TABLE + CHECK_TABLE
     """The tables both stores make alike (their own tables come first)."""
     sealer: Sealer | None = None
     """Seals deal seeds as they are written (:mod:`parlour.server.sealing`); None: plain."""
