@@ -671,7 +671,7 @@ def test_a_room_id_that_reads_as_a_card_is_no_leak_but_a_hidden_card_still_is(ga
         hidden = sorted(state.hidden_from(seat))
         card, other = hidden[0], hidden[-1]
         for room in (f"{card}-33b7rchX7", f"k3_{card}-x9Zq", f"b7r_{card}"):
-            frame = {
+            frame: dict[str, Any] = {
                 "type": "update",
                 "room": room,
                 "seat": seat,

@@ -52,6 +52,7 @@ from parlour.server.clock import TimeSource
 from parlour.server.health import Readiness, healthz
 from parlour.server.hub import Hub, Settings
 from parlour.server.integrity import RoomBroken, check_rooms, failed, storage_error
+from parlour.server.limits import CLOSE, BodyTooLarge, read_body
 from parlour.server.metrics import Metrics, metrics_route
 from parlour.server.names import check_names
 from parlour.server.protocol import hash_token, new_token
@@ -76,7 +77,8 @@ class ApiError(Exception):
 
 def _error(err: ApiError) -> JSONResponse:
     body = {"error": {"code": err.code, "message": err.message}}
-    return JSONResponse(body, status_code=err.status)
+    headers = CLOSE if err.status == 413 else None  # the rest of the body is never read
+    return JSONResponse(body, status_code=err.status, headers=headers)
 
 
 def create_app(
@@ -243,9 +245,10 @@ async def _games(hub: Hub, request: Request) -> Response:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ApiError(413, "too_large", f"a request body is at most {MAX_BODY} bytes")
+    try:  # refused as soon as it passes the limit, never read whole (parlour.server.limits)
+        raw = await read_body(request, MAX_BODY)
+    except BodyTooLarge as err:
+        raise ApiError(413, "too_large", str(err)) from None
     try:
         obj = json.loads(raw, parse_constant=_no_constant)
     except (ValueError, RecursionError):
