@@ -1,23 +1,29 @@
 """Memory a client can make a real ``parlour serve`` hold (issue 27, point 1): a request body is
 refused as it streams past the limit, not read whole first; an unknown room id, however long,
-leaves nothing behind.
+leaves nothing behind, and a room's lock is kept only while it is used.
 
 Each case runs against a real server process, and the server's resident memory (VmRSS, read
 from /proc) is compared before and after."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 import selectors
 import socket
+import string
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
-from tests.server.client import WAIT, ServerProcess, running_server
+from parlour.server.locks import RoomLocks
+from tests.server.client import WAIT, Client, ServerProcess, create_room, running_server
 
 MiB = 1 << 20
 _HUGE = 64 * MiB
@@ -157,3 +163,120 @@ def test_a_declared_length_past_the_limit_is_refused_before_the_body(
     answer, sent = _upload(server, head, iter([b" " * 16_384]))
     status, _, body = _status_and_json(answer)
     assert status == 400 and sent == 16_384, answer[:500]
+
+
+# -- room ids ------------------------------------------------------------------------------
+
+
+def _entries(server: ServerProcess) -> dict[str, float]:
+    """The server's per-room maps and their sizes, from ``GET /metrics``."""
+    text = httpx.get(f"{server.url}/metrics", timeout=WAIT).text
+    prefix = 'parlour_room_entries{map="'
+    found = {
+        line[len(prefix) :].split('"', 1)[0]: float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith(prefix)
+    }
+    assert set(found) == {"locks", "conns", "away", "tasks", "broken"}, text[:2000]
+    return found
+
+
+async def _made_up_sockets(server: ServerProcess, ids: list[str]) -> set[int]:
+    """Open a socket to each made-up room: the close codes the server answered with."""
+    codes: set[int] = set()
+    for room in ids:
+        async with connect(f"{server.ws}/ws/{room}", open_timeout=WAIT) as ws:
+            with pytest.raises(ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), WAIT)
+            assert closed.value.rcvd is not None
+            codes.add(closed.value.rcvd.code)
+    return codes
+
+
+def test_made_up_room_ids_leave_nothing_behind(server: ServerProcess) -> None:
+    """2,000 GETs of made-up 5 KB room ids and 300 sockets to others: each answered 'no such
+    room', and the server holds no lock or other entry for any of them (was: a lock per id,
+    kept for ever: +96 MB for 4,000 ids of 50 KB), nor memory for the GETs."""
+    rng = random.Random(27)
+    letters = string.ascii_letters + string.digits + "-_"
+
+    def made_up() -> str:
+        return "".join(rng.choices(letters, k=5000))
+
+    with httpx.Client(timeout=WAIT) as http:
+        for _ in range(100):  # what any request makes the server load, loaded before
+            assert http.get(f"{server.url}/api/rooms/{made_up()}").status_code == 404
+        asyncio.run(_made_up_sockets(server, [made_up() for _ in range(20)]))
+        held = _entries(server)  # another test's room waits for a takeover: a task
+        before = _rss(_pid(server))
+        for _ in range(2000):
+            missing = http.get(f"{server.url}/api/rooms/{made_up()}")
+            assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+    grown = _rss(_pid(server)) - before  # 2,000 ids of 5 KB were 10 MB in keys alone
+    assert grown < 3 * MiB, f"the server grew by {grown / MiB:.1f} MiB"
+    assert held["locks"] == 0 and _entries(server) == held, (held, _entries(server))
+    # Sockets are not weighed here: a closed socket's memory goes back to the allocator some
+    # seconds later, not at once (uvicorn's websockets), whatever its room id.
+    codes = asyncio.run(_made_up_sockets(server, [made_up() for _ in range(300)]))
+    assert codes == {4404}, codes
+    assert _entries(server) == held
+
+
+def test_a_room_in_use_holds_its_lock_only_while_working(server: ServerProcess) -> None:
+    """A real room with a person seated: between requests no lock is held for it; one
+    socket is counted until it closes."""
+    room = create_room(server.url, {"game": "death", "players": 3, "seats": ["person"] * 3})
+
+    async def play() -> dict[str, float]:
+        client = await Client.join(server.ws, room["room"], room["seats"][0]["token"])
+        other = await Client.join(server.ws, room["room"], room["seats"][1]["token"])
+        seen = await asyncio.to_thread(_entries, server)
+        await client.close()
+        await other.close()
+        return seen
+
+    seen = asyncio.run(play())
+    assert seen["locks"] == 0 and seen["conns"] == 1, seen
+    facts = httpx.get(f"{server.url}/api/rooms/{room['room']}", timeout=WAIT)
+    assert facts.status_code == 200
+    assert _entries(server)["locks"] == 0
+
+
+def test_room_locks_exclude_share_and_go_when_unused() -> None:
+    """One lock per room while used: users of one room take turns (the one waiting shares the
+    held lock), other rooms do not wait, and a waiter cancelled or done leaves nothing."""
+
+    async def run() -> None:
+        locks = RoomLocks()
+        order: list[str] = []
+        first_in, release = asyncio.Event(), asyncio.Event()
+
+        async def holder() -> None:
+            async with locks("a"):
+                order.append("holder in")
+                first_in.set()
+                await release.wait()
+                order.append("holder out")
+
+        async def waiter(name: str) -> None:
+            async with locks("a"):
+                order.append(name)
+
+        task = asyncio.create_task(holder())
+        await first_in.wait()
+        waiting = asyncio.create_task(waiter("waiter"))
+        cancelled = asyncio.create_task(waiter("cancelled"))
+        await asyncio.sleep(0)  # one turn of the loop, no waiting: both now wait for "a"
+        assert len(locks) == 1 and locks.locked("a")
+        async with locks("b"):  # another room does not wait
+            assert len(locks) == 2
+        cancelled.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+        assert len(locks) == 1
+        release.set()
+        await asyncio.gather(task, waiting)
+        assert order == ["holder in", "holder out", "waiter"]
+        assert len(locks) == 0 and "a" not in locks and not locks.locked("a")
+
+    asyncio.run(run())

@@ -23,6 +23,7 @@ from parlour.core.rng import derive_seed
 from parlour.server.bots import TAKEOVER, BotPool
 from parlour.server.clock import TimeSource
 from parlour.server.integrity import load
+from parlour.server.locks import RoomLocks
 from parlour.server.protocol import Bucket, Refused
 from parlour.server.reviews import Reviews
 from parlour.server.room import Room
@@ -78,7 +79,7 @@ class Hub:
         self.bots = BotPool(settings.bot_workers)
         self.reviews = Reviews(self)  # started and stopped with the app (parlour.server.app)
         self.rooms: dict[str, Room] = {}
-        self.locks: dict[str, asyncio.Lock] = {}
+        self.locks = RoomLocks()  # each dropped when unused: no lock for unknown/gone rooms
         self.conns: dict[str, set[Conn]] = {}
         self.away: dict[tuple[str, int], float] = {}
         self.tasks: dict[str, tuple[int, asyncio.Task[None]]] = {}
@@ -102,8 +103,8 @@ class Hub:
         self.bots.close()
         await self.store.close()
 
-    def lock(self, room: str) -> asyncio.Lock:
-        return self.locks.setdefault(room, asyncio.Lock())
+    def lock(self, room: str) -> contextlib.AbstractAsyncContextManager[None]:
+        return self.locks(room)
 
     # -- loading ---------------------------------------------------------------------------------
 

@@ -10,6 +10,10 @@ server's notification is not counted); the sockets report their answers
 - ``parlour_rooms{state="running"|"over"}``: rooms held in memory, their current game running
   or over.
 - ``parlour_sockets{role="seat"|"spectator"}``: open sockets that have said hello.
+- ``parlour_room_entries{map="locks"|"conns"|"away"|"tasks"|"broken"}``: entries of the
+  server's per-room maps (locks in use, rooms with sockets, seats gone away, bot tasks, rooms
+  found broken): with nobody connected and nothing running, none but ``broken``, whatever room
+  ids were asked for.
 - ``parlour_rooms_created_total``, ``parlour_games_finished_total``.
 - ``parlour_room_events_total{kind}``: events stored (``deal``, ``action``, ``table``,
   ``propose``, ``vote``, ``rematch``, ``clock``).
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Coroutine
+from functools import partial
 from typing import Any, ParamSpec, TypeVar
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram
@@ -60,6 +65,9 @@ class Metrics:
         sockets = Gauge("parlour_sockets", "Open sockets past their hello", ["role"], registry=r)
         sockets.labels("seat").set_function(lambda: self._sockets(seat=True))
         sockets.labels("spectator").set_function(lambda: self._sockets(seat=False))
+        entries = Gauge("parlour_room_entries", "Per-room entries held", ["map"], registry=r)
+        for name in ("locks", "conns", "away", "tasks", "broken"):
+            entries.labels(name).set_function(partial(self._entries, name))
         self.created = Counter("parlour_rooms_created", "Rooms created", registry=r)
         self.finished = Counter("parlour_games_finished", "Games that ended", registry=r)
         self.events = Counter(
@@ -89,6 +97,9 @@ class Metrics:
 
     def _rooms(self, *, over: bool) -> int:
         return sum(1 for room in self.hub.rooms.values() if bool(room.deals) and room.over == over)
+
+    def _entries(self, name: str) -> int:
+        return len(getattr(self.hub, name))
 
     def _sockets(self, *, seat: bool) -> int:
         conns = self.hub.conns.values()

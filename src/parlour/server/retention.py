@@ -326,14 +326,12 @@ class Retention:
         return done
 
     def _forget(self, room_id: str) -> None:
-        """Drop what memory holds of a room that is gone or over with nobody here."""
+        """Drop what memory holds of a room that is gone or over with nobody here (its lock
+        goes by itself once unused: :mod:`parlour.server.locks`)."""
         hub = self.hub
         hub.rooms.pop(room_id, None)
         if not hub.conns.get(room_id):
             hub.conns.pop(room_id, None)
-        lock = hub.locks.get(room_id)
-        if lock is not None and not lock.locked():
-            del hub.locks[room_id]
         for key in [k for k in hub.away if k[0] == room_id]:
             del hub.away[key]
         pending = hub.tasks.pop(room_id, None)
