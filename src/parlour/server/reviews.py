@@ -55,6 +55,7 @@ from parlour.core.record import Record
 from parlour.errors import ParlourError
 from parlour.games import find_game
 from parlour.server.bots import _warm, _workers_start_deaf
+from parlour.server.integrity import RoomBroken, rebuild
 from parlour.server.room import Room
 from parlour.server.store import ReviewRow
 
@@ -257,13 +258,12 @@ class Reviews:
         """The finished deal's record: from the room in memory, else folded from the store."""
         room = self.hub.rooms.get(room_id)
         if room is None or deal >= len(room.deals) or not room.deals[deal].state.is_over:
-            loaded = await self.hub.store.load_room(room_id)
-            if loaded is None:
+            try:
+                room = await rebuild(self.hub.store, room_id)
+            except RoomBroken:
+                return None  # logged and answered where the room is asked for
+            if room is None:
                 return None
-            row, events = loaded
-            room = Room(row, find_game(row.game))
-            for event in events:
-                room.fold(event)
         if deal >= len(room.deals) or not room.deals[deal].state.is_over:
             return None
         return room.record(deal)
