@@ -39,7 +39,8 @@ def finished_replay(page: Page, url: str, game: str, players: int, kind: str) ->
     page.goto(f"{url}/r/{room}")
     page.locator("[data-outcome]").wait_for()
     page.goto(f"{url}/r/{room}/replay/0?seat=0")
-    page.locator('#review[data-status="ready"]').wait_for()
+    # The review worker runs at nice 19: beside a full test run it may take a while.
+    page.locator('#review[data-status="ready"]').wait_for(timeout=120_000)
     return str(room)
 
 

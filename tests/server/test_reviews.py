@@ -26,6 +26,11 @@ from tests.server.test_store import _fresh_database
 from tests.server.test_takeover import _children
 
 BUDGET = "20"
+
+WORKER_WAIT = 6 * WAIT
+"""How long a wait on the review worker's next frame may take: it runs at nice 19, so beside a
+full test run on two cores it may get the processor only now and then (a bound for a frame that
+comes, not a wait for one that must not)."""
 """Iterations a reviewed decision: tiny, so a review takes a fraction of a second."""
 
 
@@ -101,7 +106,7 @@ def test_a_finished_deal_is_reviewed_and_the_review_survives_a_restart(database:
 
         async def play() -> tuple[str, dict[str, Any]]:
             room, watcher = await _bots_play(server)
-            frame = await _until(watcher, _ready)
+            frame = await _until(watcher, _ready, WORKER_WAIT)
             await watcher.close()
             return room, frame
 
@@ -132,7 +137,7 @@ def test_a_review_cut_short_by_a_kill_is_made_after_the_restart(database: str) -
 
     async def until_running() -> str:
         room, watcher = await _bots_play(server)
-        await _until(watcher, lambda f: f["type"] == "review" and f["done"] >= 1)
+        await _until(watcher, lambda f: f["type"] == "review" and f["done"] >= 1, WORKER_WAIT)
         server.kill()
         return room
 
@@ -147,7 +152,7 @@ def test_a_review_cut_short_by_a_kill_is_made_after_the_restart(database: str) -
                 assert body["status"] in ("pending", "running"), body
                 # With PostgreSQL the review is taken up once the killed process has been
                 # silent for the lease (reviews.LEASE), and the sweep has looked.
-                await _until(watcher, _ready, WAIT + LEASE + SWEEP)
+                await _until(watcher, _ready, WORKER_WAIT + LEASE + SWEEP)
                 body = _review(again, room)
             await watcher.close()
             return body
@@ -211,7 +216,7 @@ def test_a_game_without_decisions_is_reviewed_as_its_story(tmp_path: Path) -> No
 
         async def play() -> str:
             room, watcher = await _bots_play(server, "beggar")
-            await _until(watcher, _ready)
+            await _until(watcher, _ready, WORKER_WAIT)
             await watcher.close()
             return room
 

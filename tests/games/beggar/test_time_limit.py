@@ -318,9 +318,9 @@ def test_any_stop_keeps_every_card_and_the_most_held_win(
     holding most cards wins, equal most share the win" -- and no card is lost."""
     state = GAME.new(players, seed, TEN)
     for _ in range(cards):
-        if state.is_over:
-            return
         state = state.apply("play")
+        if state.is_over:
+            return  # the game ended first (the last card played may end it): no time to run out
     end = state.apply_table("time")
     assert end.hands == state.hands and end.pile == state.pile
     assert sum(len(h) for h in end.hands) + len(end.pile) == 52
