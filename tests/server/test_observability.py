@@ -103,7 +103,17 @@ def json_lines(lines: list[str]) -> list[dict[str, Any]]:
 
 
 async def _play(url: str, ws: str) -> dict[str, Any]:
-    room = create_room(url, {"game": "beor", "players": 3, "seats": ["person", "person", "random"]})
+    # B10's max_turns bounds the game: the first legal move every time, beside a random bot, may
+    # otherwise play on past 500 moves (seen once in a fresh-clone run).
+    room = create_room(
+        url,
+        {
+            "game": "beor",
+            "players": 3,
+            "seats": ["person", "person", "random"],
+            "options": {"max_turns": 60},
+        },
+    )
     tokens = [s["token"] for s in room["seats"][:2]]
     people = [await Client.join(ws, room["room"], t) for t in tokens]
     watcher = await Client.join(ws, room["room"], None)
