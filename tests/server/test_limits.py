@@ -258,7 +258,10 @@ def test_room_locks_exclude_share_and_go_when_unused() -> None:
                 await release.wait()
                 order.append("holder out")
 
+        asking = {"waiter": asyncio.Event(), "cancelled": asyncio.Event()}
+
         async def waiter(name: str) -> None:
+            asking[name].set()  # from here it runs on into the lock's wait without a pause
             async with locks("a"):
                 order.append(name)
 
@@ -266,7 +269,7 @@ def test_room_locks_exclude_share_and_go_when_unused() -> None:
         await first_in.wait()
         waiting = asyncio.create_task(waiter("waiter"))
         cancelled = asyncio.create_task(waiter("cancelled"))
-        await asyncio.sleep(0)  # one turn of the loop, no waiting: both now wait for "a"
+        await asyncio.gather(*(e.wait() for e in asking.values()))  # both now wait for "a"
         assert len(locks) == 1 and locks.locked("a")
         async with locks("b"):  # another room does not wait
             assert len(locks) == 2

@@ -89,15 +89,18 @@ class Server:
 
     async def later(self, days: float) -> None:
         """Move the fake time on by ``days`` and wait for the pruning pass that wakes."""
-        await asyncio.wait_for(_until(lambda: self.retention.next_pass is not None), WAIT)
-        before = self.retention.passes
+        retention = self.retention
+        await _until(retention, lambda: retention.next_pass is not None)
+        before = retention.passes
         self.fake.advance(days * DAY)
-        await asyncio.wait_for(_until(lambda: self.retention.passes > before), WAIT)
+        await _until(retention, lambda: retention.passes > before)
 
 
-async def _until(done: Callable[[], bool]) -> None:
+async def _until(retention: Retention, done: Callable[[], bool]) -> None:
+    """Until ``done()`` holds, woken by the pruning's own notices (no time passes)."""
     while not done():
-        await asyncio.sleep(0)  # a turn of the event loop: no time passes
+        retention.changed.clear()
+        await asyncio.wait_for(retention.changed.wait(), WAIT)
 
 
 @asynccontextmanager

@@ -250,6 +250,9 @@ class Retention:
         """Passes done (tests wait for it)."""
         self.next_pass: float | None = None
         """When the next pass is due, while waiting for it (None during a pass)."""
+        self.changed = asyncio.Event()
+        """Set when :attr:`passes` or :attr:`next_pass` change (tests clear it and wait), at
+        once, so that a waiter wakes only once the pass's sleep is already registered."""
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -271,6 +274,7 @@ class Retention:
     async def _run(self) -> None:
         while True:
             self.next_pass = self.now + self.policy.every
+            self.changed.set()
             await self.hub.clocks.time.sleep(self.policy.every)
             self.next_pass = None
             await self.safe_pass()
@@ -283,6 +287,7 @@ class Retention:
             return None
         finally:
             self.passes += 1
+            self.changed.set()
 
     def _busy(self) -> set[str]:
         hub = self.hub
