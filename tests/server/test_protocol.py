@@ -749,12 +749,17 @@ def test_origins(tmp_path: Path) -> None:
 
 def test_the_cap_on_open_rooms_per_client_address(tmp_path: Path) -> None:
     with running_server(tmp_path / "rooms.db", "--max-rooms", "3") as srv:
-        # A room of bots plays to its end at once, and a finished room does not count.
+        # A room of bots plays to its end at once while someone watches (nobody there: no bot
+        # moves, see tests/server/test_bot_fairness.py), and a finished room does not count.
         bots = create_room(srv.url, {"game": "beggar", "players": 2, "seats": ["bot", "bot"]})
-        for _ in range(400):
-            if _facts(srv, bots)["over"]:
-                break
-            time.sleep(0.05)
+
+        async def watch() -> None:
+            watcher = await Client.join(srv.ws, bots["room"], None)
+            while not watcher.last["over"]:
+                await watcher.recv()
+            await watcher.close()
+
+        run(watch)
         assert _facts(srv, bots)["over"]
         rooms = [create_room(srv.url, _TWO) for _ in range(3)]
         assert len({r["room"] for r in rooms}) == 3

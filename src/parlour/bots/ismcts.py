@@ -60,13 +60,19 @@ class _Node:
 
 @dataclass(frozen=True, slots=True)
 class SearchBudget:
-    """Iterations (deterministic per seed) or seconds of thinking per decision."""
+    """Iterations (deterministic per seed) or seconds of thinking per decision; with both, the
+    search stops at whichever comes first (a server's cap on a search's time: the iterations
+    stay deterministic as long as the seconds do not run out first)."""
 
     iterations: int | None = None
     seconds: float | None = None
 
     def __str__(self) -> str:
-        return f"{self.iterations}" if self.iterations is not None else f"{self.seconds:g}s"
+        if self.seconds is None:
+            return f"{self.iterations}"
+        if self.iterations is None:
+            return f"{self.seconds:g}s"
+        return f"{self.iterations} or {self.seconds:g}s"
 
 
 class Ismcts:
@@ -138,7 +144,8 @@ class Ismcts:
     def _tree(
         self, worlds: Worlds, view: View, legal_actions: tuple[Action, ...], rng: random.Random
     ) -> tuple[_Node, str | None]:
-        """The root after the budget's iterations, and the heuristic's move (with a prior)."""
+        """The root after the budget's iterations or seconds (whichever ends first), and the
+        heuristic's move (with a prior)."""
         favoured: str | None = None
         if self.prior is not None and self.prior_weight > 0:
             favoured = str(self.prior.choose(view, self.candidates(legal_actions), rng))
@@ -146,13 +153,14 @@ class Ismcts:
         deadline = (
             None if self.budget.seconds is None else time.perf_counter() + self.budget.seconds
         )
-        iterations = self.budget.iterations or 0
+        iterations = self.budget.iterations
+        if iterations is None and deadline is None:
+            iterations = 0
         done = 0
         while True:
-            if deadline is not None:
-                if done and time.perf_counter() >= deadline:
-                    break
-            elif done >= iterations:
+            if iterations is not None and done >= iterations:
+                break
+            if deadline is not None and done and time.perf_counter() >= deadline:
                 break
             self._iterate(root, worlds(rng), rng, favoured)
             done += 1

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from parlour.cli.common import CommandError, Parser, int_range, one_line, seconds_arg
 from parlour.cli.rooms import days_options
-from parlour.core.inputs import parse_path, quote
+from parlour.core.inputs import parse_duration, parse_path, quote
 from parlour.errors import ParlourError
 
 if TYPE_CHECKING:
@@ -31,6 +31,14 @@ __all__ = ["register"]
 def _seconds(text: str) -> float:
     """Seconds from 0 to a day, finite, in decimal notation (``inf``, ``nan`` refused)."""
     return seconds_arg(text)
+
+
+def _bot_seconds(text: str) -> float:
+    """``--bot-seconds``: more than 0 and at most a minute."""
+    try:
+        return parse_duration(text, field="--bot-seconds", maximum=60.0)
+    except ParlourError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _count(low: int, high: int) -> Callable[[str], int]:
@@ -185,6 +193,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         takeover=args.takeover,
         bot_delay=args.bot_delay,
         bot_workers=args.bot_workers,
+        bot_seconds=args.bot_seconds,
         max_rooms_per_client=args.max_rooms,
         rate=args.rate,
         burst=max(10, int(args.rate * 2)),
@@ -295,6 +304,13 @@ def register(
         default=1,
         metavar="N",
         help="worker processes for bot decisions (default 1; 0: a thread)",
+    )
+    p.add_argument(
+        "--bot-seconds",
+        type=_bot_seconds,
+        default=3.0,
+        metavar="SECONDS",
+        help="the longest a search bot thinks a move, whatever its kind asks (default 3)",
     )
     p.add_argument(
         "--allow-origin",

@@ -1,5 +1,13 @@
-"""Bots at the server's tables: each decision is made in a worker process from the seat's view
-alone (sent as its JSON, so nothing else can reach the bot), never on the event loop.
+"""Bots at the server's tables: each decision is made from the seat's view alone (sent as its
+JSON, so nothing else can reach the bot), never on the event loop.
+
+Two lanes, so that a search never holds up a quick bot: the quick bots (``random``, ``heuristic``
+and ``medium``, ``easy``, the takeover, the single-move ``bot``: a few milliseconds a decision)
+decide one after another in a thread of the server; the searches (``hard``, ``expert``,
+``ismcts...``) in the worker processes, at most one a worker at a time, taken round-robin by
+room (:class:`FairQueue`), and each stops after ``seconds`` (``--bot-seconds``) whatever its
+spec asks for. A search therefore waits at most for one decision of each other room that has
+one waiting, ``seconds`` each, shared among the workers.
 
 Seat kinds: ``person``, or a bot spec as ``parlour play`` takes them: the levels the lobby offers
 (:data:`OFFERED`: ``easy``, ``medium``, ``hard``, ``expert``) or ``random``, ``heuristic``,
@@ -14,22 +22,25 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import copy
 import multiprocessing
 import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
-from functools import cache
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache, partial
 from typing import Any
 
-from parlour.bots import LEVELS, make_agent, warm_up
+from parlour.bots import LEVELS, Ismcts, SearchBudget, make_agent, warm_up
 from parlour.core.game import Agent, Game
 from parlour.core.rng import make_rng
 from parlour.errors import InvalidOption
 from parlour.games import GAMES, find_game
 
-__all__ = ["OFFERED", "TAKEOVER", "BotPool", "check_kind"]
+__all__ = ["OFFERED", "TAKEOVER", "BotPool", "FairQueue", "check_kind", "is_search"]
 
 OFFERED = LEVELS
 """The bots the lobby offers a seat, weakest first (the difficulty levels)."""
@@ -74,22 +85,51 @@ def check_kind(game: Game, kind: object, where: str) -> str:
 
 
 @cache
-def _agent(game_name: str, kind: str) -> Agent:
-    return make_agent(kind, find_game(game_name))
+def _agent(game_name: str, kind: str, seconds: float | None = None) -> Agent:
+    """The agent of ``kind``; a search stops after ``seconds`` at most (when given), or after
+    its own iterations or seconds if that comes first."""
+    agent = make_agent(kind, find_game(game_name))
+    if seconds is None or not isinstance(agent, Ismcts):
+        return agent
+    budget = agent.budget
+    capped = copy.copy(agent)
+    own = budget.seconds if budget.seconds is not None else seconds
+    capped.budget = SearchBudget(budget.iterations, min(own, seconds))
+    return capped
+
+
+def is_search(game: Game, kind: str) -> bool:
+    """Whether ``kind`` searches (its decisions go to the worker processes, in turn by room),
+    rather than being a quick bot (a few milliseconds a decision)."""
+    if kind == "bot" or game.strategy is None:
+        return False
+    return isinstance(_agent(game.name, kind), Ismcts)
 
 
 def decide(
-    game_name: str, kind: str, view_json: dict[str, Any], legal: list[int], seed: int
+    game_name: str,
+    kind: str,
+    view_json: dict[str, Any],
+    legal: list[int],
+    seed: int,
+    seconds: float | None = None,
 ) -> int:
-    """One bot decision (run in a worker): the action id ``kind`` chooses from ``view_json``
-    among the ``legal`` action ids."""
+    """One bot decision (run in a worker or the quick bots' thread): the action id ``kind``
+    chooses from ``view_json`` among the ``legal`` action ids, a search thinking ``seconds``
+    at most."""
     game = find_game(game_name)
     actions = tuple(game.action_from_id(i) for i in legal)
     if kind == "bot" or len(actions) == 1:
         return legal[0]
     view = game.view_from_json(view_json)
-    action = _agent(game_name, kind).choose(view, actions, make_rng(seed))
+    action = _agent(game_name, kind, seconds).choose(view, actions, make_rng(seed))
     return game.action_id(action)
+
+
+def _search(args: tuple[Any, ...], seconds: float | None) -> int:
+    """:func:`decide` with its arguments in a tuple (a search handed to a worker)."""
+    game_name, kind, view_json, legal, seed = args
+    return decide(game_name, kind, view_json, legal, seed, seconds)
 
 
 def _warm(server: int) -> None:
@@ -131,13 +171,88 @@ def _workers_start_deaf() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
-class BotPool:
-    """Worker processes for bot decisions (``workers`` 0: a thread, for small machines and
-    tests, which still keeps the event loop free between Python steps)."""
+@dataclass(eq=False)
+class _Job:
+    args: tuple[Any, ...]
+    answer: asyncio.Future[int]
 
-    def __init__(self, workers: int) -> None:
+
+@dataclass(eq=False)
+class FairQueue:
+    """Searches waiting for a worker, served round-robin by room: the rooms take turns in the
+    order they came, one search each a turn (a room with more waiting goes back to the end of
+    the round), so no room's search waits for a second decision of another room. ``slots``
+    searches run at a time (one a worker; ``start`` hands one to a worker); a search called off
+    while it waits leaves the queue, one called off while it runs keeps its worker until it
+    stops (``seconds`` at most)."""
+
+    slots: int
+    start: Callable[[tuple[Any, ...]], concurrent.futures.Future[int]]
+    running: int = 0
+    waiting: dict[str, deque[_Job]] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return sum(len(jobs) for jobs in self.waiting.values())
+
+    async def run(self, room: str, *args: Any) -> int:
+        answer: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.waiting.setdefault(room, deque()).append(_Job(args, answer))
+        self._pump()
+        return await answer
+
+    def _pump(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.running < self.slots and self.waiting:
+            room = next(iter(self.waiting))
+            jobs = self.waiting.pop(room)
+            job = jobs.popleft()
+            if jobs:
+                self.waiting[room] = jobs  # the room goes to the end of the round
+            if job.answer.done():  # called off while it waited
+                continue
+            self.running += 1
+            try:
+                work: concurrent.futures.Future[int] = self.start(job.args)
+            except Exception as err:  # a pool that cannot take work: this search fails
+                self.running -= 1
+                job.answer.set_exception(err)
+                continue
+            work.add_done_callback(partial(_call_soon, loop, self._finished, job))
+
+    def _finished(self, job: _Job, work: concurrent.futures.Future[int]) -> None:
+        self.running -= 1
+        if not job.answer.done():
+            if work.cancelled():
+                job.answer.cancel()
+            elif (err := work.exception()) is not None:
+                job.answer.set_exception(err)
+            else:
+                job.answer.set_result(work.result())
+        self._pump()
+
+
+def _call_soon(
+    loop: asyncio.AbstractEventLoop,
+    finished: Callable[[_Job, concurrent.futures.Future[int]], None],
+    job: _Job,
+    work: concurrent.futures.Future[int],
+) -> None:
+    """A worker's future is done (in whatever thread): tell the event loop."""
+    with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
+        loop.call_soon_threadsafe(finished, job, work)
+
+
+class BotPool:
+    """Worker processes for the searches (``workers`` 0: a thread, for small machines and
+    tests, which still keeps the event loop free between Python steps) and a thread for the
+    quick bots; a search thinks ``seconds`` at most a decision."""
+
+    def __init__(self, workers: int, seconds: float | None = None) -> None:
         self.workers = workers
+        self.seconds = seconds
         self._pool: concurrent.futures.Executor | None = None
+        self._quick: concurrent.futures.ThreadPoolExecutor | None = None
+        self.searches = FairQueue(max(1, workers), self._submit)
 
     def _executor(self) -> concurrent.futures.Executor:
         if self._pool is None:
@@ -152,17 +267,29 @@ class BotPool:
                 )
         return self._pool
 
+    def _submit(self, args: tuple[Any, ...]) -> concurrent.futures.Future[int]:
+        with _workers_start_deaf():  # the executor starts a worker on a submit when it needs one
+            return self._executor().submit(_search, args, self.seconds)
+
     async def decide(
-        self, game: Game, kind: str, view_json: dict[str, Any], legal: list[int], seed: int
+        self,
+        game: Game,
+        kind: str,
+        view_json: dict[str, Any],
+        legal: list[int],
+        seed: int,
+        room: str = "",
     ) -> int:
+        """``kind``'s action id among ``legal``: a quick bot's at once in the quick thread, a
+        search's when ``room``'s turn in :attr:`searches` comes."""
         if kind == "bot" or len(legal) == 1:
             return legal[0]
-        loop = asyncio.get_running_loop()
-        with _workers_start_deaf():  # the executor starts a worker on a submit when it needs one
-            future = loop.run_in_executor(
-                self._executor(), decide, game.name, kind, view_json, legal, seed
-            )
-        return await future
+        args = (game.name, kind, view_json, legal, seed)
+        if is_search(game, kind):
+            return await self.searches.run(room, *args)
+        if self._quick is None:
+            self._quick = concurrent.futures.ThreadPoolExecutor(1, "parlour-bot-quick")
+        return await asyncio.get_running_loop().run_in_executor(self._quick, decide, *args)
 
     def start(self) -> None:
         """Start the workers now rather than at the first bot move (a restarted server's
@@ -175,3 +302,6 @@ class BotPool:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        if self._quick is not None:
+            self._quick.shutdown(wait=False, cancel_futures=True)
+            self._quick = None

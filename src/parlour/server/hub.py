@@ -44,6 +44,8 @@ class Settings:
     bot_delay: float = 0.6
     """Seconds a bot waits before it moves, so people can follow."""
     bot_workers: int = 1
+    bot_seconds: float = 3.0
+    """Seconds a search bot may think a decision at most, whatever its spec asks for."""
     max_rooms_per_client: int = 20
     rate: float = 20.0
     burst: int = 40
@@ -76,7 +78,7 @@ class Hub:
         self.store = store
         self.settings = settings
         self.clocks = Timekeeper(self, clock)
-        self.bots = BotPool(settings.bot_workers)
+        self.bots = BotPool(settings.bot_workers, settings.bot_seconds)
         self.reviews = Reviews(self)  # started and stopped with the app (parlour.server.app)
         self.rooms: dict[str, Room] = {}
         self.locks = RoomLocks()  # each dropped when unused: no lock for unknown/gone rooms
@@ -313,16 +315,21 @@ class Hub:
     def schedule(self, room: Room) -> None:
         """Start the bot that is to move (or the takeover of an absent person), if any. A bot
         still waiting for an older version is called off, unless it is storing its move; so is
-        a takeover, which starts again from when the person was last seen."""
+        a takeover, which starts again from when the person was last seen. With nobody
+        connected to the room (a seat or a spectator) no bot moves: a thinking one is called
+        off, and play resumes when someone comes (:meth:`join`)."""
         pending = self.tasks.get(room.id)
         self.clocks.arm(room)
+        nobody = not self.conns.get(room.id)
         if pending is not None and not pending[1].done():
             mover = room.state.to_move
             takeover = mover is not None and room.kind(mover) == "person"
-            if (pending[0] == room.v and not takeover) or room.id in self.committing:
+            if room.id in self.committing or (pending[0] == room.v and not takeover and not nobody):
                 return
             pending[1].cancel()
         self.tasks.pop(room.id, None)
+        if nobody:
+            return
         state = room.state
         seat = state.to_move
         if seat is None or room.abandoned:
@@ -355,7 +362,7 @@ class Hub:
             view = state.view(seat).to_json()
             legal = list(state.legal_action_ids())
             seed = derive_seed(room.deal.seed, "bot", v)
-            action_id = await self.bots.decide(room.game, kind, view, legal, seed)
+            action_id = await self.bots.decide(room.game, kind, view, legal, seed, room.id)
             text = str(room.game.action_from_id(action_id))
             async with self.lock(room.id):
                 await self.clocks.time_up(room)  # then room.v != v

@@ -21,32 +21,32 @@ server's notification is not counted); the sockets report their answers
 - ``parlour_rejects_total{code}``: requests refused, by the protocol's reject code.
 - ``parlour_act_update_seconds``: from an ``act`` frame read to its update handed to every
   socket of the room (acknowledged acts only).
-- ``parlour_bot_decision_seconds``: from a bot being asked to its answer, waiting for a worker
-  included.
+- ``parlour_bot_decision_seconds{kind}``: from a bot being asked to its answer, waiting for a
+  worker included, by the bot's kind (its spec before any ``:``: ``easy``, ``medium``, ``hard``,
+  ``expert``, ``random``, ``heuristic`` (the takeover too), ``ismcts``, ``bot``).
+- ``parlour_bot_searches_waiting``: search decisions waiting for a worker
+  (:class:`~parlour.server.bots.FairQueue`).
 - ``parlour_db_append_seconds``: one event's append to the store (the commit included).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Coroutine
 from functools import partial
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client import generate_latest as _exposition
 from starlette.requests import Request
 from starlette.responses import Response
 
+from parlour.core.game import Game
 from parlour.server.hub import Conn, Hub
 from parlour.server.logs import event as log_event
 from parlour.server.room import Room
 from parlour.server.store import EventRow, RoomRow
 
 __all__ = ["Metrics"]
-
-P = ParamSpec("P")
-T = TypeVar("T")
 
 _LATENCY = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 _BOT = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
@@ -87,10 +87,15 @@ class Metrics:
         )
         self.bot = Histogram(
             "parlour_bot_decision_seconds",
-            "From a bot asked to its answer, waiting for a worker included",
+            "From a bot asked to its answer, waiting for a worker included, by kind",
+            ["kind"],
             buckets=_BOT,
             registry=r,
         )
+        waiting = Gauge(
+            "parlour_bot_searches_waiting", "Search decisions waiting for a worker", registry=r
+        )
+        waiting.set_function(lambda: len(self.hub.bots.searches))
         self.append = Histogram(
             "parlour_db_append_seconds", "One event's append to the store", buckets=_DB, registry=r
         )
@@ -135,7 +140,24 @@ class Metrics:
 
         store.append = appended  # type: ignore[method-assign]
         store.create_room = created  # type: ignore[method-assign]
-        bots.decide = _timed(bots.decide, self.bot.observe)  # type: ignore[method-assign]
+        decide = bots.decide
+
+        async def decided(
+            game: Game,
+            kind: str,
+            view_json: dict[str, Any],
+            legal: list[int],
+            seed: int,
+            room: str = "",
+        ) -> int:
+            began = time.perf_counter()
+            try:
+                return await decide(game, kind, view_json, legal, seed, room)
+            finally:
+                label = kind.partition(":")[0]  # ismcts:N: one label, whatever N a room asks for
+                self.bot.labels(label).observe(time.perf_counter() - began)
+
+        bots.decide = decided  # type: ignore[method-assign]
 
     def stored(self, room_id: str, event: EventRow, over: bool | None) -> None:
         self.events.labels(event.kind).inc()
@@ -178,19 +200,6 @@ class Metrics:
         update has been handed to every socket of the room by now."""
         if answer.get("type") == "ack":
             self.latency.observe(time.perf_counter() - began)
-
-
-def _timed(
-    fn: Callable[P, Coroutine[Any, Any, T]], observe: Callable[[float], None]
-) -> Callable[P, Coroutine[Any, Any, T]]:
-    async def timed(*args: P.args, **kwargs: P.kwargs) -> T:
-        began = time.perf_counter()
-        try:
-            return await fn(*args, **kwargs)
-        finally:
-            observe(time.perf_counter() - began)
-
-    return timed
 
 
 async def metrics_route(metrics: Metrics, request: Request) -> Response:
