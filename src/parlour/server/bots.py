@@ -31,7 +31,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache, partial
+from functools import lru_cache, partial
 from typing import Any
 
 from parlour.bots import LEVELS, Ismcts, SearchBudget, make_agent, warm_up
@@ -84,7 +84,7 @@ def check_kind(game: Game, kind: object, where: str) -> str:
     return kind
 
 
-@cache
+@lru_cache(maxsize=256)  # kinds come from clients (ismcts:1 ... ismcts:50000): a bounded cache
 def _agent(game_name: str, kind: str, seconds: float | None = None) -> Agent:
     """The agent of ``kind``; a search stops after ``seconds`` at most (when given), or after
     its own iterations or seconds if that comes first."""
@@ -98,12 +98,14 @@ def _agent(game_name: str, kind: str, seconds: float | None = None) -> Agent:
     return capped
 
 
+SEARCHES = frozenset({"hard", "expert", "ismcts"})
+"""The kinds that search (:class:`~parlour.bots.ismcts.Ismcts`), with any budget after ``:``."""
+
+
 def is_search(game: Game, kind: str) -> bool:
     """Whether ``kind`` searches (its decisions go to the worker processes, in turn by room),
     rather than being a quick bot (a few milliseconds a decision)."""
-    if kind == "bot" or game.strategy is None:
-        return False
-    return isinstance(_agent(game.name, kind), Ismcts)
+    return game.strategy is not None and kind.partition(":")[0] in SEARCHES
 
 
 def decide(
