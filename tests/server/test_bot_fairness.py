@@ -197,6 +197,30 @@ def test_a_search_called_off_while_running_keeps_its_worker_until_it_ends() -> N
     run(work)
 
 
+def test_a_quick_bot_answers_while_a_search_holds_the_only_worker() -> None:
+    """The pool's lanes: an ``easy`` decision is answered while an ``ismcts:100000`` search
+    (2 s at most here) still holds the one worker; a closed pool used again starts afresh."""
+
+    async def work() -> None:
+        game = find_game("beor")
+        view, legal = _a_decision(5, 3)
+        pool = bots.BotPool(0, 2.0)
+        try:
+            search = asyncio.create_task(pool.decide(game, "ismcts:100000", view, legal, 1, "A"))
+            await asyncio.sleep(0)
+            assert pool.searches.running == 1
+            assert await pool.decide(game, "easy", view, legal, 2, "B") in legal
+            assert not search.done(), "the quick bot waited for the search"
+            assert await search in legal
+            pool.close()
+            again = pool.decide(game, "ismcts:20", view, legal, 3, "A")
+            assert await asyncio.wait_for(again, WAIT) in legal
+        finally:
+            pool.close()
+
+    run(work)
+
+
 # -- at a real server -----------------------------------------------------------------------------
 
 

@@ -221,6 +221,13 @@ class FairQueue:
                 continue
             work.add_done_callback(partial(_call_soon, loop, self._finished, job))
 
+    def drop(self) -> None:
+        """Call off every search waiting (the pool is closing)."""
+        for jobs in self.waiting.values():
+            for job in jobs:
+                job.answer.cancel()
+        self.waiting.clear()
+
     def _finished(self, job: _Job, work: concurrent.futures.Future[int]) -> None:
         self.running -= 1
         if not job.answer.done():
@@ -307,3 +314,5 @@ class BotPool:
         if self._quick is not None:
             self._quick.shutdown(wait=False, cancel_futures=True)
             self._quick = None
+        self.searches.drop()  # a pool started again begins with no search running
+        self.searches = FairQueue(max(1, self.workers), self._submit)
