@@ -1,6 +1,7 @@
 """Shared test settings: hypothesis without deadlines (CI machines are slow and noisy), the
-number of xdist workers (``-n auto``), and the games' numba kernels compiled once by the
-controller while the workers collect (tests/_precompile.py)."""
+number of xdist workers (``-n auto``), the longest test files first (tests/_order.py), and the
+games' numba kernels compiled once by the controller while the workers collect
+(tests/_precompile.py)."""
 
 import contextlib
 import os
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests import _precompile
+from tests import _order, _precompile
 
 settings.register_profile(
     "parlour",
@@ -52,6 +53,11 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     _lock_dir = lock_dir
     os.environ[_precompile.LOCK_ENV] = str(lock)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest test files first (tests/_order.py), so the run does not end on one."""
+    items[:] = _order.longest_first(items)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
