@@ -5,6 +5,11 @@ the problem and exit status 2, never a traceback. One module a group of commands
 (games, replay, arena, schema), ``play``, ``review``, ``lab``, ``serve``, ``rooms``, ``verify``;
 ``common`` holds what they share. A game with commands of its own adds ``parlour GAME ...``
 through its parts (:mod:`parlour.cli.commands`).
+
+This module imports nothing of Parlour's at its top, and the command modules only when
+:func:`main` runs: a bot worker that ``parlour serve`` spawns re-runs the ``parlour`` script as
+its main module (``multiprocessing``'s spawn), and that import is then a few milliseconds, not
+the whole command line with its terminal table (tests/server/test_stopping.py).
 """
 
 from __future__ import annotations
@@ -15,23 +20,22 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from parlour.cli import general, lab, play, review, rooms, serve, verify
-from parlour.cli.commands import add_game_commands
-from parlour.cli.common import CommandError, Parser, one_line, write_crash_report
-from parlour.cli.extras import missing_extra_message
-from parlour.errors import ParlourError
-from parlour.games import GAMES
-
 __all__ = ["main"]
 
 
 def _titles() -> str:
     """The games' titles as a list in words, from the registry."""
+    from parlour.games import GAMES
+
     titles = [g.info.title for g in GAMES.values()]
     return ", ".join(titles[:-1]) + f" and {titles[-1]}" if len(titles) > 1 else titles[0]
 
 
 def _build_parser() -> argparse.ArgumentParser:
+    from parlour.cli import general, lab, play, review, rooms, serve, verify
+    from parlour.cli.commands import add_game_commands
+    from parlour.cli.common import Parser
+
     formatter = argparse.RawDescriptionHelpFormatter
     parser = Parser(
         prog="parlour",
@@ -83,6 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``parlour`` command; returns the exit status: 0, 2 for bad input (one line on
     standard error naming the problem), 130 when interrupted, 70 for an internal error (one
     line saying so and naming the file that holds the full report; never a traceback)."""
+    from parlour.cli.common import CommandError, one_line
+    from parlour.cli.extras import missing_extra_message
+    from parlour.errors import ParlourError
+
     prog = "parlour"
     _closed_streams_on_null()
     try:
@@ -192,6 +200,8 @@ def _closed_streams_on_null() -> None:
 
 def _internal_error(prog: str, err: BaseException, argv: Sequence[str] | None) -> int:
     """One line saying a bug stopped the command and where the full report was written."""
+    from parlour.cli.common import write_crash_report
+
     where = write_crash_report(err, ["parlour", *(sys.argv[1:] if argv is None else argv)])
     said = f"the full report is in {where}" if where else "no report could be written"
     sys.stderr.write(

@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -40,6 +41,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from parlour.core.inputs import parse_int
@@ -50,7 +52,7 @@ from parlour.server.boards import board_routes, game_urls
 from parlour.server.bots import OFFERED, check_kind
 from parlour.server.clock import TimeSource
 from parlour.server.health import Readiness, healthz
-from parlour.server.hub import Hub, Settings
+from parlour.server.hub import RESTART, Hub, Settings
 from parlour.server.integrity import RoomBroken, check_rooms, failed, storage_error
 from parlour.server.limits import CLOSE, BodyTooLarge, read_body
 from parlour.server.metrics import Metrics, metrics_route
@@ -136,6 +138,9 @@ def create_app(
         return Route(path, endpoint, methods=methods)
 
     async def websocket(ws: WebSocket) -> None:
+        if hub.draining:  # a graceful stop has begun: refused, the client tries again
+            await ws.close(*RESTART)
+            return
         await serve_socket(hub, ws, metrics)
 
     app = Starlette(
@@ -157,13 +162,34 @@ def create_app(
             *board_routes(HEADERS),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(Guard, trust=trust)],
+        middleware=[Middleware(Guard, trust=trust), Middleware(_Process)],
         exception_handlers={500: crashed},
     )
     app.state.hub = hub
     app.state.retention = pruning
     app.state.trust = trust
     return app
+
+
+class _Process:
+    """Every answer and websocket handshake says which server process made it, in the header
+    ``X-Parlour-Process: PID`` (with ``--workers N`` several processes share the port)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.header = (b"x-parlour-process", str(os.getpid()).encode())
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+
+        async def marked(message: Message) -> None:
+            if message["type"] in ("http.response.start", "websocket.accept"):
+                message = {**message, "headers": [*message.get("headers", ()), self.header]}
+            await send(message)
+
+        await self.app(scope, receive, marked)
 
 
 class _ClientUtf8(logging.Filter):

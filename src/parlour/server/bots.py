@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import concurrent.futures.process
 import contextlib
 import copy
+import logging
 import multiprocessing
 import os
 import signal
@@ -32,6 +34,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from multiprocessing import resource_tracker
 from typing import Any
 
 from parlour.bots import LEVELS, Ismcts, SearchBudget, make_agent, warm_up
@@ -41,6 +44,8 @@ from parlour.errors import InvalidOption
 from parlour.games import GAMES, find_game
 
 __all__ = ["OFFERED", "TAKEOVER", "BotPool", "FairQueue", "check_kind", "is_search"]
+
+log = logging.getLogger("parlour.server")
 
 OFFERED = LEVELS
 """The bots the lobby offers a seat, weakest first (the difficulty levels)."""
@@ -139,8 +144,11 @@ def _warm(server: int) -> None:
     server process ``server`` is gone, even killed with SIGKILL, instead of waiting forever."""
 
     # Ctrl-C at a terminal reaches the whole process group: the server stops its workers
-    # itself, so a worker does not die of it with a traceback of its own.
+    # itself, so a worker does not die of it with a traceback of its own. The worker was
+    # started with SIGINT blocked (_workers_start_deaf): one that came meanwhile is pending,
+    # and ignoring the signal discards it before it is unblocked.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     def watch() -> None:
         while os.getppid() == server:
@@ -154,22 +162,21 @@ def _warm(server: int) -> None:
 
 @contextlib.contextmanager
 def _workers_start_deaf() -> Iterator[None]:
-    """Worker processes started deaf to SIGINT. A process keeps an ignored signal ignored
-    across exec, so a worker begins with SIGINT ignored, and a Ctrl-C at the terminal that
-    reaches the process group while the worker is still importing the games (before
-    :func:`_warm` runs) cannot kill it with a traceback. The server itself loses nothing: its
-    main thread holds SIGINT blocked meanwhile, and a blocked signal is kept pending even while
-    ignored (Linux), to be delivered to the server's own handler when the mask comes back. Only
-    the main thread may change a handler; in another thread this does nothing."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    """Worker processes started deaf to SIGINT: the thread that starts one holds SIGINT
+    blocked meanwhile, and a process keeps its signal mask across fork and exec, so a Ctrl-C
+    at the terminal that reaches the process group while the worker is still starting
+    (importing the ``parlour`` script as its main module, then this module and the games to
+    unpickle :func:`_warm`) stays pending in the worker until :func:`_warm` ignores it. The
+    server loses nothing: only this thread blocks SIGINT and no handler changes, so the signal
+    goes to another thread of the server or waits for the mask to come back. (Setting SIGINT
+    to ``SIG_IGN`` meanwhile, as an earlier version did, lost a Ctrl-C that another thread of
+    the server took in that moment, and the server ran on.) Python's resource tracker is
+    started first: starting it unblocks SIGINT in this thread when it is done."""
+    resource_tracker.ensure_running()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
@@ -264,6 +271,13 @@ class BotPool:
         self.searches = FairQueue(max(1, workers), self._submit)
 
     def _executor(self) -> concurrent.futures.Executor:
+        pool = self._pool
+        if isinstance(pool, concurrent.futures.ProcessPoolExecutor) and _broken(pool):
+            # A worker died (killed, out of memory): the pool takes no more work, so a new
+            # one replaces it, and the bots play on.
+            log.warning("a bot worker process died: starting a new one")
+            self._pool = None
+            _stop_pool(pool)
         if self._pool is None:
             if self.workers <= 0:
                 self._pool = concurrent.futures.ThreadPoolExecutor(1, "parlour-bot")
@@ -295,7 +309,10 @@ class BotPool:
             return legal[0]
         args = (game.name, kind, view_json, legal, seed)
         if is_search(game, kind):
-            return await self.searches.run(room, *args)
+            try:
+                return await self.searches.run(room, *args)
+            except concurrent.futures.process.BrokenProcessPool:  # a worker died: once more,
+                return await self.searches.run(room, *args)  # in a new pool (_executor)
         if self._quick is None:
             self._quick = concurrent.futures.ThreadPoolExecutor(1, "parlour-bot-quick")
         return await asyncio.get_running_loop().run_in_executor(self._quick, decide, *args)
@@ -308,11 +325,35 @@ class BotPool:
                 self._executor().submit(int)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the workers and wait until they are gone: a search still running is abandoned
+        (its room stays as stored), and the pool's queues are closed before the server exits,
+        so Python's resource tracker finds no semaphore left behind."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            _stop_pool(pool)
         if self._quick is not None:
             self._quick.shutdown(wait=False, cancel_futures=True)
             self._quick = None
         self.searches.drop()  # a pool started again begins with no search running
         self.searches = FairQueue(max(1, self.workers), self._submit)
+
+
+def _broken(pool: concurrent.futures.ProcessPoolExecutor) -> bool:
+    """Whether a worker of ``pool`` has died (the pool itself may not have noticed yet)."""
+    processes = dict(getattr(pool, "_processes", None) or {})
+    return bool(getattr(pool, "_broken", False)) or any(
+        not p.is_alive() for p in processes.values()
+    )
+
+
+def _stop_pool(pool: concurrent.futures.Executor) -> None:
+    """Shut ``pool`` down and wait for it; a worker process still searching is terminated."""
+    if isinstance(pool, concurrent.futures.ProcessPoolExecutor):
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:  # a search may run for seconds: it is not waited for
+            with contextlib.suppress(Exception):
+                process.terminate()
+        pool.shutdown(wait=True)
+    else:
+        pool.shutdown(wait=False, cancel_futures=True)

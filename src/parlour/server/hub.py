@@ -34,6 +34,10 @@ __all__ = ["Conn", "Hub", "Settings"]
 
 log = logging.getLogger("parlour.server")
 
+RESTART = (1012, "the server is restarting: reconnect")
+"""The close code and reason of every socket when the server stops gracefully (SIGTERM, Ctrl-C):
+1012 "service restart", after which clients reconnect."""
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -89,6 +93,8 @@ class Hub:
         self.broken: dict[str, str] = {}  # rooms that cannot be rebuilt: why
         self.marks: set[asyncio.Task[None]] = set()
         self.started = time.monotonic()
+        self.draining = False
+        """A graceful stop has begun: new sockets are refused (:meth:`drain`)."""
 
     async def start(self) -> None:
         await self.store.open()
@@ -96,13 +102,26 @@ class Hub:
         self.bots.start()
         self.started = time.monotonic()
 
+    async def drain(self, timeout: float) -> None:
+        """The first step of a graceful stop (SIGTERM): new sockets are refused, and each
+        open socket is closed with :data:`RESTART` (the client reconnects, to another
+        process or to this server started again) once the request it is answering, if any,
+        is stored and answered; waits ``timeout`` seconds at most for them to go."""
+        self.draining = True
+        for conn in [c for conns in self.conns.values() for c in conns]:
+            conn.send(RESTART)
+        deadline = time.monotonic() + timeout
+        while any(self.conns.values()) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+
     async def stop(self) -> None:
+        self.draining = True
         await self.clocks.stop()
         for _, task in list(self.tasks.values()):
             task.cancel()
         for conn in [c for conns in self.conns.values() for c in conns]:
-            conn.send((1001, "the server is stopping"))
-        self.bots.close()
+            conn.send(RESTART)
+        self.bots.close()  # waits for the workers: no semaphore is left behind
         await self.store.close()
 
     def lock(self, room: str) -> contextlib.AbstractAsyncContextManager[None]:
