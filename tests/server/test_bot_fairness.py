@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from parlour.games import find_game
 from parlour.server import bots
 from parlour.server.bots import FairQueue
 from tests.server.client import WAIT, Client, create_room, running_server
+from tests.server.postgres import fresh_database
 
 NO_NATURAL_WIN = {"natural_win": False}  # B5 could end a BEOR game before its first move
 
@@ -424,13 +426,21 @@ def test_no_bot_moves_while_nobody_is_connected_and_play_resumes_when_someone_co
         run(work)
 
 
-def test_rooms_of_bots_alone_count_towards_the_cap_per_address(tmp_path: Path) -> None:
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The ``--db`` of a test's server: an SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "rooms.db")
+    return fresh_database(request.getfixturevalue("postgres_url"))
+
+
+def test_rooms_of_bots_alone_count_towards_the_cap_per_address(database: str) -> None:
     """With ``--max-rooms 4``, an address makes three rooms of bots alone and a fourth that is
     watched and played to its end (a finished room no longer counts). The three stay open, as
     nobody watches them, however long the watched room plays: one room more fills the cap and
     the next is refused with 429 (before: rooms of bots alone played to their end unwatched and
     left the count)."""
-    with running_server(tmp_path / "rooms.db", "--max-rooms", "4") as server:
+    with running_server(database, "--max-rooms", "4") as server:
         url, ws = server.url, server.ws
         body = {
             "game": "beor",
