@@ -18,6 +18,7 @@ import psutil
 
 from tests.server.client import WAIT, Client, ServerProcess, create_room
 from tests.server.postgres import fresh_database
+from tests.server.test_stopping import PARLOUR, _run_at_a_terminal
 
 HEADER = "x-parlour-process"
 """The header that says which server process answered (parlour.server.app)."""
@@ -173,3 +174,20 @@ def test_a_killed_bot_worker_is_replaced(tmp_path: Path) -> None:
     finally:
         code, err = server.stop()
     assert code == 0 and "Traceback" not in err, err[-3000:]
+
+
+def test_ctrl_c_at_a_terminal_stops_every_process_quietly(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Ctrl-C reaches the supervisor, its server processes and their bot workers at once: the
+    supervisor stops them all, nobody prints a traceback, and the status is 0."""
+    db = fresh_database(postgres_url)
+    args = [
+        str(PARLOUR), "serve", "--port", "0", "--db", db, "--workers", "2", "--quiet",
+        "--bot-workers", "1", "--key-file", str(tmp_path / "k"), "--review-budget", "off",
+    ]  # fmt: skip
+    code, out = _run_at_a_terminal(args)
+    assert code == 0, out[-2000:]
+    assert "Traceback" not in out and "KeyboardInterrupt" not in out, out[-3000:]
+    assert "leaked semaphore" not in out, out[-3000:]
+    assert out.rstrip().endswith("Parlour has stopped serving."), out[-500:]

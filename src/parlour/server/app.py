@@ -138,7 +138,8 @@ def create_app(
         return Route(path, endpoint, methods=methods)
 
     async def websocket(ws: WebSocket) -> None:
-        if hub.draining:  # a graceful stop has begun: refused, the client tries again
+        if hub.draining:  # a graceful stop has begun: closed at once, the client reconnects
+            await ws.accept()
             await ws.close(*RESTART)
             return
         await serve_socket(hub, ws, metrics)
