@@ -6,6 +6,8 @@ replaced (the next bot move still comes)."""
 from __future__ import annotations
 
 import asyncio
+import os
+import select
 import signal
 import subprocess
 import sys
@@ -14,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import psutil
 
 from tests.server.client import WAIT, Client, ServerProcess, create_room
 from tests.server.postgres import fresh_database
@@ -34,8 +35,9 @@ async def _join_elsewhere(
     base: str, room: str, token: str | None, not_on: set[int]
 ) -> tuple[Client, int]:
     """A socket of ``room`` (seat of ``token``) on a server process that is not one of
-    ``not_on``: new connections until the kernel hands one to another process."""
-    deadline = time.monotonic() + WAIT
+    ``not_on``: new connections until the kernel hands one to another process (which may
+    still be starting: a process imports the server and opens the database first)."""
+    deadline = time.monotonic() + 3 * WAIT
     while time.monotonic() < deadline:
         client = await Client.join(base, room, token)
         pid = _pid(client)
@@ -90,13 +92,36 @@ def test_two_workers_serve_one_room_from_both_processes(postgres_url: str, tmp_p
     assert "Traceback" not in err and "leaked semaphore" not in err, err[-3000:]
 
 
+def _children(pid: int) -> dict[int, str]:
+    """The processes whose parent is ``pid``, with their command lines (from /proc)."""
+    found = {}
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(
+                line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line
+            )
+            if fields.get("PPid", "").strip() == str(pid) and fields.get("State", "")[:1] != "Z":
+                command = (status.parent / "cmdline").read_bytes().replace(b"\0", b" ")
+                found[int(status.parent.name)] = command.decode(errors="replace")
+        except OSError:
+            continue
+    return found
+
+
 def _servers(supervisor: int) -> set[int]:
     """The server processes of a supervisor (its children but Python's resource tracker)."""
-    return {
-        child.pid
-        for child in psutil.Process(supervisor).children()
-        if "resource_tracker" not in " ".join(child.cmdline())
-    }
+    return {pid for pid, cmd in _children(supervisor).items() if "resource_tracker" not in cmd}
+
+
+def _kill(pid: int) -> None:
+    """SIGKILL ``pid`` and wait until it has died (a pidfd is readable then)."""
+    fd = os.pidfd_open(pid)
+    try:
+        os.kill(pid, signal.SIGKILL)
+        ready, _, _ = select.select([fd], [], [], WAIT)
+        assert ready, f"process {pid} still running"
+    finally:
+        os.close(fd)
 
 
 async def _after_a_death(server: ServerProcess) -> None:
@@ -106,7 +131,7 @@ async def _after_a_death(server: ServerProcess) -> None:
     victim = _pid(first)
     assert victim in _servers(server.proc.pid)
     survivor = _servers(server.proc.pid) - {victim}
-    psutil.Process(victim).kill()
+    _kill(victim)
     await asyncio.wait_for(first.ws.wait_closed(), WAIT)  # its socket went with it
     # The supervisor starts another process, which takes connections of its own.
     client, new = await _join_elsewhere(server.ws, room["room"], None, {victim, *survivor})
@@ -132,10 +157,10 @@ def test_a_server_process_that_dies_is_started_again(postgres_url: str, tmp_path
 # -- bot workers --------------------------------------------------------------------------------
 
 
-def _bot_worker(server: int) -> psutil.Process:
-    for child in psutil.Process(server).children():
-        if "multiprocessing.spawn" in " ".join(child.cmdline()):
-            return child
+def _bot_worker(server: int) -> int:
+    for pid, command in _children(server).items():
+        if "multiprocessing.spawn" in command:
+            return pid
     raise AssertionError("no bot worker process")
 
 
@@ -158,12 +183,11 @@ async def _bots_after_a_killed_worker(server: ServerProcess) -> None:
         await client.expect("update")
     await _play_one(client)  # the worker has made a decision
     worker = _bot_worker(server.proc.pid)
-    worker.kill()
-    worker.wait(WAIT)
+    _kill(worker)
     before = client.last["v"]
     after = await asyncio.wait_for(_play_one(client), WAIT)
     assert after["v"] >= before + 2 or after["over"], "the bot did not answer"
-    assert _bot_worker(server.proc.pid).pid != worker.pid
+    assert _bot_worker(server.proc.pid) != worker
     assert httpx.get(f"{server.url}/readyz", timeout=WAIT).status_code == 200
 
 
