@@ -115,7 +115,9 @@ class Table:
 
     def __init__(self, db: Path, fake: FakeTime) -> None:
         self.fake = fake
-        settings = Settings(takeover=3600.0, bot_delay=0.0, bot_workers=0, clock_save=1.0)
+        settings = Settings(
+            takeover=3600.0, bot_delay=0.0, bot_workers=0, clock_save=1.0, room_idle=1e6
+        )  # the tests hold their Room: it stays in memory however long nobody is connected
         self.store = SqliteStore(db)
         self.hub = Hub(self.store, settings, fake)
 

@@ -289,6 +289,9 @@ def _serve(
         rate=args.rate,
         burst=max(10, int(args.rate * 2)),
         review_budget=args.review_budget,
+        max_sockets_per_room=args.max_sockets_per_room,
+        max_sockets_per_client=args.max_sockets_per_client,
+        room_idle=args.room_idle,
     )
     level = _level(args)
     app = create_app(
@@ -457,6 +460,29 @@ def register(
         default=20,
         metavar="N",
         help="frames a second one socket may send, with bursts of twice that (default 20)",
+    )
+    p.add_argument(
+        "--max-sockets-per-room",
+        type=_count(1, 1_000_000),
+        default=100,
+        metavar="N",
+        help="open sockets one room may have, spectators included (default 100); a seat's "
+        "first socket is let in whatever the count",
+    )
+    p.add_argument(
+        "--max-sockets-per-client",
+        type=_count(1, 1_000_000),
+        default=50,
+        metavar="N",
+        help="open sockets one client address may have (default 50); more are closed 4429",
+    )
+    p.add_argument(
+        "--room-idle",
+        type=_seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="a room nobody is connected to leaves memory after this long (default 60; the "
+        "database keeps it)",
     )
     p.add_argument(
         "--review-budget",

@@ -51,6 +51,7 @@ from parlour.games import GAMES, find_game
 from parlour.server.boards import board_routes, game_urls
 from parlour.server.bots import OFFERED, check_kind
 from parlour.server.clock import TimeSource
+from parlour.server.frames import seats
 from parlour.server.health import Readiness, healthz
 from parlour.server.hub import RESTART, Hub, Settings
 from parlour.server.integrity import RoomBroken, check_rooms, failed, storage_error
@@ -372,7 +373,7 @@ async def _room(hub: Hub, request: Request) -> Response:
             "title": room.game.title,
             "players": room.row.players,
             "options": room.row.options,
-            "seats": hub.seats(room),
+            "seats": seats(hub, room),
             "v": room.v,
             "deal": room.deal.number,
             "over": room.over,

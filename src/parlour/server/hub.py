@@ -5,14 +5,15 @@ stored first (:mod:`parlour.server.store`), then folded into the room, then each
 room is sent its own frame. With a shared store (PostgreSQL) another process may have moved a
 room on: a refused append makes the room catch up from the store and the request ``stale``, and
 the store's notifications bring other processes' events to this one's sockets. The clocks of
-agreed times are kept by :mod:`parlour.server.timekeeper`.
+agreed times are kept by :mod:`parlour.server.timekeeper`, the frames made by
+:mod:`parlour.server.frames`, and what the process holds of sockets and idle rooms is let go
+by :mod:`parlour.server.memory`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -22,8 +23,10 @@ from typing import Any
 from parlour.core.rng import derive_seed
 from parlour.server.bots import TAKEOVER, BotPool
 from parlour.server.clock import TimeSource
+from parlour.server.frames import broadcast, dumps, frame, presence
 from parlour.server.integrity import load
 from parlour.server.locks import RoomLocks
+from parlour.server.memory import Memory
 from parlour.server.protocol import Bucket, Refused
 from parlour.server.reviews import Reviews
 from parlour.server.room import Room
@@ -57,6 +60,14 @@ class Settings:
     clock_save: float = 1.0
     """Seconds between saves of a running clock's time used (what a killed server resumes)."""
     review_budget: str | None = None  # a review's (parlour.server.reviews); "off": no reviews
+    max_sockets_per_room: int = 100
+    """Open sockets one room may have (spectators and second tabs); a seat's first socket is
+    let in whatever the count, so watchers can never keep a person from his seat."""
+    max_sockets_per_client: int = 50
+    """Open sockets one client address may have, counted from the moment they open."""
+    room_idle: float = 60.0
+    """Seconds (of the hub's time source) a room nobody is connected to, with no bot or clock
+    at work, stays in memory; the store keeps it, and :meth:`Hub.room` folds it again."""
 
 
 @dataclass(eq=False)
@@ -71,10 +82,6 @@ class Conn:
     deal: int = -1
     sent: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-def dumps(frame: dict[str, Any]) -> str:
-    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 class Hub:
@@ -92,6 +99,7 @@ class Hub:
         self.committing: set[str] = set()
         self.broken: dict[str, str] = {}  # rooms that cannot be rebuilt: why
         self.marks: set[asyncio.Task[None]] = set()
+        self.memory = Memory(self)  # sockets per address; rooms leaving memory when unused
         self.started = time.monotonic()
         self.draining = False
         """A graceful stop has begun: new sockets are refused (:meth:`drain`)."""
@@ -116,6 +124,7 @@ class Hub:
 
     async def stop(self) -> None:
         self.draining = True
+        self.memory.stop()
         await self.clocks.stop()
         for _, task in list(self.tasks.values()):
             task.cancel()
@@ -142,6 +151,8 @@ class Hub:
                     return None
                 await self.clocks.orphan(room)
                 self.rooms[room_id] = room
+                if not self.conns.get(room_id):
+                    self.memory.later(room_id)  # looked at, not joined: it goes again
         self.schedule(room)
         return room
 
@@ -150,7 +161,7 @@ class Hub:
         one update per version (lock held)."""
         for event in await self.store.events_since(room.id, room.v):
             room.fold(event)
-            self.broadcast(room)
+            broadcast(self, room)
 
     async def on_notify(self, room_id: str, v: int) -> None:
         room = self.rooms.get(room_id)
@@ -178,7 +189,7 @@ class Hub:
             return False
         if room.fold(event, after):  # the deal has just ended: ask for its review
             self.reviews.ended(room)
-        self.broadcast(room)
+        broadcast(self, room)
         return True
 
     async def request(
@@ -207,124 +218,55 @@ class Hub:
         self.schedule(room)
         return answer
 
-    # -- frames -----------------------------------------------------------------------------------
-
-    def seats(self, room: Room) -> list[dict[str, Any]]:
-        present = {c.seat for c in self.conns.get(room.id, ())}
-        out = []
-        for s in room.row.seats:
-            entry: dict[str, Any] = {"seat": s.seat, "kind": s.kind, "name": s.name}
-            if s.kind == "person":
-                entry["connected"] = s.seat in present
-            out.append(entry)
-        return out
-
-    def public(self, room: Room) -> dict[str, Any]:
-        """The part of a frame that is the same for every socket of the room."""
-        state, deal = room.state, room.deal
-        outcome = state.outcome
-        return {
-            "room": room.id,
-            "game": room.game.name,
-            "v": room.v,
-            "deal": deal.number,
-            "commitment": deal.commitment,
-            "to_move": state.to_move,
-            "seats": self.seats(room),
-            "proposals": [
-                {
-                    "proposal": p.id,
-                    "entry": p.entry,
-                    "by": p.by,
-                    "target": p.target,
-                    "yes": sorted(p.yes),
-                    "no": sorted(p.no),
-                }
-                for p in room.proposals.values()
-            ],
-            "rematch": sorted(room.rematch),
-            "match": room.match(),
-            "over": room.over,
-            "abandoned": room.abandoned,
-            "outcome": None if outcome is None else outcome.to_json(),
-            "clock": self.clocks.frame(room),
-        }
-
-    def frame(
-        self, room: Room, conn: Conn, kind: str, public: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
-        """What ``conn``'s seat may see now: its view, its legal moves when it is to move, the
-        log entries it has not been sent (all of them in a welcome or a new deal), and the
-        room's public part (:meth:`public`, made here unless given)."""
-        state, deal, seat = room.state, room.deal, conn.seat
-        since = conn.sent if (kind == "update" and conn.deal == deal.number) else 0
-        entries = state.log(seat, since)
-        conn.deal, conn.sent = deal.number, state.log_length()
-        moving = seat is not None and state.to_move == seat and not room.abandoned
-        legal = [str(a) for a in state.legal_actions()] if moving else []
-        return {
-            "type": kind,
-            "seat": seat,
-            "view": state.view(seat).to_json(),
-            "legal": legal,
-            "log": [e.to_json() for e in entries],
-            **(public if public is not None else self.public(room)),
-        }
-
-    def broadcast(self, room: Room) -> None:
-        """Send each socket its update; sockets of one seat that have been sent the same
-        log share one frame (spectators, a person with two tabs)."""
-        conns = list(self.conns.get(room.id, ()))
-        if not conns:
-            return
-        made: dict[tuple[int | None, int, int], str] = {}
-        public = self.public(room)
-        for conn in conns:
-            key = (conn.seat, conn.deal, conn.sent)
-            text = made.get(key)
-            if text is None:
-                text = made[key] = dumps(self.frame(room, conn, "update", public))
-            else:
-                conn.deal, conn.sent = room.deal.number, room.state.log_length()
-            conn.send(text)
-
-    def presence(self, room: Room) -> None:
-        text = dumps({"type": "seats", "v": room.v, "seats": self.seats(room)})
-        for conn in list(self.conns.get(room.id, ())):
-            conn.send(text)
-
     def _mark(self, room: Room, seat: int | None, present: bool) -> None:
         if seat is not None and self.store.shared:
             task = asyncio.create_task(self.store.mark_present(room.id, seat, present))
             self.marks.add(task)
             task.add_done_callback(self.marks.discard)
 
-    async def join(self, room: Room, conn: Conn) -> None:
-        """Add ``conn`` and send its welcome (a person first starts a stopped clock)."""
+    async def join(self, room: Room, conn: Conn) -> str | None:
+        """Add ``conn`` and send its welcome (a person first starts a stopped clock); the
+        others are told only when a seat becomes connected (:mod:`parlour.server.frames`).
+        ``None``: joined; ``"full"``: refused, the room has
+        :attr:`Settings.max_sockets_per_room` sockets and this is no seat's first; ``"gone"``:
+        the room left memory while the socket said its hello (:mod:`parlour.server.memory`),
+        so it is to be loaded again (:meth:`room`)."""
         async with self.lock(room.id):
+            if self.rooms.get(room.id) is not room:
+                return "gone"
+            arrives = conn.seat is not None and not self.present(room.id, conn.seat)
+            conns = self.conns.get(room.id, ())
+            if not arrives and len(conns) >= self.settings.max_sockets_per_room:
+                return "full"
             await self.clocks.joining(room, conn)
-            if not self.present(room.id, conn.seat):
+            if arrives:
                 self._mark(room, conn.seat, True)
             self.conns.setdefault(room.id, set()).add(conn)
-            conn.send(dumps(self.frame(room, conn, "welcome")))
-        self.presence(room)
+            conn.send(dumps(frame(self, room, conn, "welcome")))
+        if arrives:
+            presence(self, room, conn)
         self.schedule(room)
+        return None
 
     def leave(self, room: Room, conn: Conn) -> None:
-        conns = self.conns.get(room.id, set())
+        conns = self.conns.get(room.id)
+        if conns is None or conn not in conns:
+            return
         conns.discard(conn)
-        if conn.seat is not None and all(c.seat != conn.seat for c in conns):
+        gone = conn.seat is not None and all(c.seat != conn.seat for c in conns)
+        if gone:
+            assert conn.seat is not None
             self.away[(room.id, conn.seat)] = time.monotonic()
             self._mark(room, conn.seat, False)
             self.clocks.left(room)
-        self.presence(room)
-        self.schedule(room)
-        if not conns and room.over and room.id not in self.tasks:
-            # Nobody is left at a finished table: the store has it, memory need not.
-            self.conns.pop(room.id, None)
-            self.rooms.pop(room.id, None)
-            for s in room.row.seats:
-                self.away.pop((room.id, s.seat), None)
+        if not conns:
+            del self.conns[room.id]
+        if gone:
+            presence(self, room)
+        if self.rooms.get(room.id) is room:  # not one that left memory meanwhile
+            self.schedule(room)
+        if not conns:
+            self.memory.later(room.id)
 
     def present(self, room_id: str, seat: int | None) -> bool:
         return any(c.seat == seat for c in self.conns.get(room_id, ()))

@@ -10,10 +10,14 @@ server's notification is not counted); the sockets report their answers
 - ``parlour_rooms{state="running"|"over"}``: rooms held in memory, their current game running
   or over.
 - ``parlour_sockets{role="seat"|"spectator"}``: open sockets that have said hello.
-- ``parlour_room_entries{map="locks"|"conns"|"away"|"tasks"|"broken"}``: entries of the
-  server's per-room maps (locks in use, rooms with sockets, seats gone away, bot tasks, rooms
-  found broken): with nobody connected and nothing running, none but ``broken``, whatever room
-  ids were asked for.
+- ``parlour_room_entries{map}``: entries of the server's per-room maps: ``rooms`` (held in
+  memory), ``locks`` (in use), ``conns`` (rooms with sockets), ``away`` (seats gone away),
+  ``tasks`` (bot moves and takeovers waiting), ``committing`` (bot moves being stored),
+  ``broken`` (rooms found broken), ``timers`` and ``following`` (running clocks, clocks being
+  started or stopped), ``reviews`` (reviews queued), ``evicting`` (rooms nobody is connected
+  to, about to leave memory) and ``addresses`` (client addresses with sockets open): with
+  nobody connected and nothing running, none but ``broken`` once the rooms have left memory
+  (:mod:`parlour.server.memory`), whatever room ids were asked for.
 - ``parlour_rooms_created_total``, ``parlour_games_finished_total``.
 - ``parlour_room_events_total{kind}``: events stored (``deal``, ``action``, ``table``,
   ``propose``, ``vote``, ``rematch``, ``clock``).
@@ -48,6 +52,10 @@ from parlour.server.store import EventRow, RoomRow
 
 __all__ = ["Metrics"]
 
+_MAPS = (
+    "rooms", "locks", "conns", "away", "tasks", "committing", "broken", "timers", "following",
+    "reviews", "evicting", "addresses",
+)  # fmt: skip
 _LATENCY = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 _BOT = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 _DB = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5)
@@ -66,7 +74,7 @@ class Metrics:
         sockets.labels("seat").set_function(lambda: self._sockets(seat=True))
         sockets.labels("spectator").set_function(lambda: self._sockets(seat=False))
         entries = Gauge("parlour_room_entries", "Per-room entries held", ["map"], registry=r)
-        for name in ("locks", "conns", "away", "tasks", "broken"):
+        for name in _MAPS:
             entries.labels(name).set_function(partial(self._entries, name))
         self.created = Counter("parlour_rooms_created", "Rooms created", registry=r)
         self.finished = Counter("parlour_games_finished", "Games that ended", registry=r)
@@ -104,7 +112,15 @@ class Metrics:
         return sum(1 for room in self.hub.rooms.values() if bool(room.deals) and room.over == over)
 
     def _entries(self, name: str) -> int:
-        return len(getattr(self.hub, name))
+        hub = self.hub
+        held: Any = {
+            "timers": hub.clocks.timers,
+            "following": hub.clocks.following,
+            "reviews": hub.reviews.queued,
+            "evicting": hub.memory.evicting,
+            "addresses": hub.memory.addresses,
+        }.get(name)
+        return len(getattr(hub, name) if held is None else held)
 
     def _sockets(self, *, seat: bool) -> int:
         conns = self.hub.conns.values()

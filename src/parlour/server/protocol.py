@@ -20,6 +20,8 @@ close code    meaning
 4410          ``room_broken``: the room's stored events cannot be rebuilt by this server
               (:mod:`parlour.server.integrity`); reconnecting will not help
 4408          no hello within the time allowed
+4429          too many sockets: from this client address, or in this room (the host's
+              ``--max-sockets-per-client`` and ``--max-sockets-per-room``); later may work
 ============  ======================================================================
 """
 
@@ -74,6 +76,7 @@ CLOSE = {
     "no_room": 4404,
     "room_broken": 4410,
     "timeout": 4408,
+    "too_many": 4429,
 }
 
 

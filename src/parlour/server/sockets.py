@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from parlour.server.hub import Conn, Hub, dumps, reject
+from parlour.server.frames import dumps
+from parlour.server.hub import Conn, Hub, reject
 from parlour.server.integrity import RoomBroken, failed, storage_error, unapplied
 from parlour.server.protocol import (
     CLOSE,
@@ -37,8 +38,15 @@ _STRIKES = 50
 """Refused frames in a row after which the socket is closed (1008)."""
 
 
+TOO_MANY_HERE = "too many sockets from this address"
+TOO_MANY_IN_ROOM = "too many sockets in this room"
+"""The reasons of a socket closed with 4429 (:mod:`parlour.server.memory`)."""
+
+
 async def serve_socket(hub: Hub, ws: WebSocket, metrics: Metrics) -> None:
-    # The page's origin was checked before (parlour.server.trust: 4403 otherwise).
+    # The page's origin was checked before (parlour.server.trust: 4403 otherwise), and the
+    # client's address is the one parlour.server.trust made of the peer and its proxies.
+    address = ws.client.host if ws.client else "unknown"
     await ws.accept()
     queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(_QUEUE + 1)
 
@@ -48,16 +56,24 @@ async def serve_socket(hub: Hub, ws: WebSocket, metrics: Metrics) -> None:
         queue.put_nowait(item if queue.qsize() < _QUEUE else (CLOSE["policy"], "too slow"))
 
     writer = asyncio.create_task(_write(ws, queue))
+    counted = hub.memory.open_socket(address)
     room: Room | None = None
     conn: Conn | None = None
     try:
+        if not counted:  # before anything is read from it or loaded for it
+            send((CLOSE["too_many"], TOO_MANY_HERE))
+            return
         hello = await _hello(hub, ws, send, metrics)
         if hello is None:
             return
         room, seat = hello
         settings = hub.settings
         conn = Conn(room.id, seat, send, Bucket(settings.rate, settings.burst))
-        await hub.join(room, conn)
+        joined = await _join(hub, room, conn, send)
+        if joined is None:
+            conn = None  # never in the room
+            return
+        room = joined
         metrics.joined(room, conn)
         strikes = 0
         while True:
@@ -81,6 +97,8 @@ async def serve_socket(hub: Hub, ws: WebSocket, metrics: Metrics) -> None:
         failed(room.id if room is not None else ws.path_params.get("room", ""), err)
         send((CLOSE["server_error"], "server_error"))
     finally:
+        if counted:
+            hub.memory.close_socket(address)
         if room is not None and conn is not None:
             hub.leave(room, conn)
             metrics.left(room, conn)
@@ -89,6 +107,27 @@ async def serve_socket(hub: Hub, ws: WebSocket, metrics: Metrics) -> None:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 5)
         writer.cancel()
+
+
+async def _join(hub: Hub, room: Room, conn: Conn, send: Any) -> Room | None:
+    """Join the room (its welcome sent), or close the socket: 4429 when the room is full; a
+    room that left memory while the socket said its hello is loaded again first."""
+    while True:
+        why = await hub.join(room, conn)
+        if why is None:
+            return room
+        if why == "full":
+            send((CLOSE["too_many"], TOO_MANY_IN_ROOM))
+            return None
+        try:
+            again = await hub.room(room.id)
+        except RoomBroken:
+            send((CLOSE["room_broken"], "room_broken"))
+            return None
+        if again is None:  # removed meanwhile (parlour.server.retention)
+            send((CLOSE["no_room"], "no such room"))
+            return None
+        room = again
 
 
 async def _write(ws: WebSocket, queue: asyncio.Queue[str | tuple[int, str]]) -> None:
