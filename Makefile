@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest bench bench-server fuzz clean postgres chromium docs
+.PHONY: run test lint typecheck pytest bench bench-server soak fuzz clean postgres chromium docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -68,9 +68,15 @@ test: $(DEV_STAMP) postgres chromium
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_beggar.py
 
-# The rooms server under load, bots answering at once (about 2 minutes): benchmarks/bench_server.py.
-bench-server: $(DEV_STAMP)
-	$(BIN)/python benchmarks/bench_server.py
+# The rooms server under load (about 15 minutes; one case: BENCH="--case latency"):
+# benchmarks/bench_server.py; figures in build/bench-server.json.
+bench-server: $(DEV_STAMP) postgres
+	$(BIN)/python benchmarks/bench_server.py $(BENCH)
+
+# Rooms made, played to the end and left against a real server for 15 minutes (SOAK="--minutes 3"),
+# memory sampled; fails when it is not flat: benchmarks/soak.py, plot in build/soak.png.
+soak: $(DEV_STAMP)
+	$(BIN)/python benchmarks/soak.py $(SOAK)
 
 # The long fuzzing run (several minutes): the fuzzing suite of `make test` (tests/fuzz) with many
 # more inputs per property (hypothesis profile "fuzz", registered in tests/fuzz/conftest.py).
