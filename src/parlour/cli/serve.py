@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import gc
 import json
 import os
 import socket
@@ -14,7 +12,7 @@ import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from parlour.cli.common import CommandError, Parser, int_range, one_line, seconds_arg
 from parlour.cli.rooms import days_options
@@ -22,9 +20,8 @@ from parlour.core.inputs import parse_duration, parse_path, quote
 from parlour.errors import ParlourError
 
 if TYPE_CHECKING:
-    from parlour.server.hub import Hub
     from parlour.server.store import Store
-    from parlour.server.trust import Network, Trust
+    from parlour.server.trust import Network
 
 __all__ = ["register"]
 
@@ -173,16 +170,13 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-DRAIN_SECONDS = 4.0
-"""How long a graceful stop waits for the sockets it closed with 1012 to go (then uvicorn's
-own 3 s for requests in flight, then the app's shutdown): a stop takes under 10 s."""
-
 _POSTGRES = ("postgresql://", "postgres://")
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn  # noqa: F401  (the extra `serve`: said in one line when it is missing)
 
+    from parlour.cli.serving import level_of, serve_child, serve_here, trust_of
     from parlour.server.logs import setup_logging
     from parlour.server.store import open_store
 
@@ -202,7 +196,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     sealed = _check_store(store, args.db, args.key_file)
     sock = _bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
-    trust = _trust(args, sock)
+    trust = trust_of(args, sock)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     if args.json:  # for programs that start a server: the address as a JSON line
@@ -216,7 +210,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 "your network need --host 0.0.0.0. Ctrl-C stops the server.",
                 flush=True,
             )
-    level = _level(args)
+    level = level_of(args)
     setup_logging(level)  # JSON lines on stderr, uvicorn's too (parlour.server.logs)
     if sealed:
         from parlour.server.logs import event
@@ -225,135 +219,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.workers > 1:
         from parlour.server.workers import Supervisor
 
-        store_args = argparse.Namespace(**{k: v for k, v in vars(args).items() if k != "func"})
-        Supervisor(args.workers, _child, (store_args, sock), sock).run()
+        # Each process gets the options as parsed (the command's function stays here).
+        options = argparse.Namespace(**{k: v for k, v in vars(args).items() if k != "func"})
+        Supervisor(args.workers, serve_child, (options, sock), sock).run()
     else:
-        _serve(args, store, sock, trust, supervised=False)
+        serve_here(args, store, sock, trust, supervised=False)
     sys.stderr.write("Parlour has stopped serving.\n")
     return 0
-
-
-def _level(args: argparse.Namespace) -> str:
-    return str(args.log_level or ("warning" if args.quiet else "info"))
-
-
-def _trust(args: argparse.Namespace, sock: socket.socket) -> Trust:
-    from parlour.server.trust import Trust, listen_origins
-
-    host, port = sock.getsockname()[:2]
-    listening = listen_origins(args.host, host, port)
-    return Trust.of(listening, args.public_url, args.allow_origin or (), args.trusted_proxy or ())
-
-
-def _child(args: argparse.Namespace, sock: socket.socket, parent: int) -> None:
-    """One server process of ``--workers N`` (:mod:`parlour.server.workers` started it with
-    SIGINT blocked): the supervisor stops it with SIGTERM, so a Ctrl-C at the terminal is
-    left to the supervisor; it stops by itself when the supervisor is gone."""
-    import signal
-
-    from parlour.server.logs import setup_logging
-    from parlour.server.store import open_store
-    from parlour.server.workers import watch_parent
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    watch_parent(parent)
-    setup_logging(_level(args))
-    try:
-        store = open_store(_checked_db(args.db))
-        _check_store(store, args.db, args.key_file)  # and the key that seals the seeds
-    except CommandError as err:
-        sys.stderr.write(f"parlour serve: error: {one_line(str(err))}\n")
-        raise SystemExit(2) from None
-    _serve(args, store, sock, _trust(args, sock), supervised=True)
-
-
-def _serve(
-    args: argparse.Namespace, store: Store, sock: socket.socket, trust: Trust, supervised: bool
-) -> None:
-    """Serve on ``sock`` until SIGTERM or Ctrl-C, then stop gracefully (:class:`_Server`)."""
-    import signal
-
-    import uvicorn
-
-    from parlour.server.app import create_app
-    from parlour.server.hub import Settings
-    from parlour.server.retention import Policy
-
-    settings = Settings(
-        takeover=args.takeover,
-        bot_delay=args.bot_delay,
-        bot_workers=args.bot_workers,
-        bot_seconds=args.bot_seconds,
-        max_rooms_per_client=args.max_rooms,
-        rate=args.rate,
-        burst=max(10, int(args.rate * 2)),
-        review_budget=args.review_budget,
-        max_sockets_per_room=args.max_sockets_per_room,
-        max_sockets_per_client=args.max_sockets_per_client,
-        room_idle=args.room_idle,
-    )
-    level = _level(args)
-    app = create_app(
-        store, settings, trust=trust, retention=Policy(args.keep_days, args.abandon_days)
-    )
-    config = uvicorn.Config(
-        app,
-        log_config=None,
-        log_level=level,
-        access_log=not args.quiet,
-        ws_max_size=1 << 20,
-        proxy_headers=False,  # X-Forwarded-For: only from --trusted-proxy (parlour.server.trust)
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
-        lifespan="on",
-        timeout_graceful_shutdown=3,
-    )
-    server = _server_class()(config, app.state.hub, supervised)
-    # Rooms keep every state of their games, so the heap is large and full collections of it
-    # are what made the slowest updates slow (about 200 ms at 250 rooms): what was loaded at
-    # start is frozen out of collections, and young objects are collected less often.
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
-    # uvicorn raises the signal that stopped it again once it has stopped: SIGTERM's default
-    # would then kill the process (status -15, and Python's exit handlers never run), so a
-    # graceful stop by SIGTERM ends with status 0 like one by Ctrl-C.
-    signal.signal(signal.SIGTERM, lambda signum, frame: None)
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(server.serve(sockets=[sock]))
-
-
-def _server_class() -> type[Any]:
-    """uvicorn's server with Parlour's graceful stop: on SIGTERM or Ctrl-C the port is closed
-    at once, every socket is closed with 1012 (reconnect) and given :data:`DRAIN_SECONDS` to
-    go, and only then does uvicorn stop what is left (requests in flight get 3 s more). A
-    process of ``--workers N`` leaves SIGINT to its supervisor."""
-    import signal
-
-    import uvicorn
-
-    class _Server(uvicorn.Server):
-        def __init__(self, config: uvicorn.Config, hub: Hub, supervised: bool) -> None:
-            super().__init__(config)
-            self.hub = hub
-            self.supervised = supervised
-
-        def handle_exit(self, sig: int, frame: Any) -> None:
-            if self.supervised and sig == signal.SIGINT:
-                return
-            super().handle_exit(sig, frame)
-
-        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            for listening in self.servers:
-                listening.close()  # new connections are refused from now on
-            for sock in sockets or []:
-                sock.close()
-            if not self.force_exit:
-                await self.hub.drain(DRAIN_SECONDS)
-            await super().shutdown(sockets)
-
-    return _Server
 
 
 def register(
