@@ -7,12 +7,13 @@ defaults. ``--rooms`` (20) rooms are in play at any time: each is made by ``POST
 seats bots, drawn at random), its people connect (and, every other room, a spectator), act at
 once when they may (a random legal action after ``--think`` seconds) until the game is over,
 then close their sockets and never come back; a new room takes its place. A room not over
-after ``ROOM_BOUND`` seconds is left as it is (counted as left unfinished).
+after ``ROOM_BOUND`` seconds is left as it is (counted as left unfinished), as are the rooms
+still in play ``GRACE`` seconds after the end.
 
 Every ``--every`` seconds (10) the server's resident memory (``VmRSS`` of the server process;
-its bot worker apart) and ``GET /metrics`` (``parlour_room_entries{map}``, ``parlour_rooms``,
-``parlour_sockets``) are sampled. At the end the samples are printed as a table, plotted to
-``--plot`` (build/soak.png) and written to ``--out`` (build/soak.json).
+with its bot and review workers beside it) and ``GET /metrics`` (``parlour_room_entries{map}``,
+``parlour_rooms``, ``parlour_sockets``) are sampled. At the end the samples are printed as a
+table, plotted to ``--plot`` (build/soak.png) and written to ``--out`` (build/soak.json).
 
 Flat, the criterion (exit status 1 when it fails): the samples are cut in thirds by time (the
 first third is the warm-up); the median RSS of the last third is at most ``--tolerance`` per cent
@@ -49,6 +50,8 @@ GAMES = {"beor": (2, 4), "death": (2, 4), "beggar": (2, 3)}
 BOTS = {"beor": ["random", "easy"], "death": ["random", "easy"], "beggar": ["bot"]}
 ROOM_BOUND = 300.0
 """Seconds a room may take before its people leave it unfinished."""
+GRACE = 10.0
+"""Seconds the rooms in play at the end get to finish before their people leave them."""
 SLACK_MIB = 2.0
 ENTRIES_RATIO, ENTRIES_SLACK = 1.25, 5.0
 
@@ -114,6 +117,9 @@ async def _room(
             tally.finished += 1
         except TimeoutError:
             tally.unfinished += 1
+        except asyncio.CancelledError:  # the end of the soak
+            tally.unfinished += 1
+            raise
         finally:
             for task in tasks:
                 task.cancel()
@@ -178,7 +184,8 @@ async def _soak(server: Server, opts: argparse.Namespace) -> tuple[list[dict[str
         samples.append(await asyncio.to_thread(_sample, server, began, tally))
         if play.done():
             play.result()  # a failure of the clients themselves: raise it
-    await asyncio.wait_for(play, ROOM_BOUND + BOUND)
+    with contextlib.suppress(TimeoutError):  # the rooms in play: GRACE seconds, then left
+        await asyncio.wait_for(play, GRACE)
     last = await asyncio.to_thread(_sample, server, began, tally)
     last["after"] = True  # every room played to its end and left: not in the verdict
     samples.append(last)
@@ -224,17 +231,18 @@ def _report(samples: list[dict[str, Any]], tally: Tally, checks: list[tuple[str,
 
     names = sorted(samples[-1]["entries"])
     table = Table(title="parlour serve soaked: rooms made, played to the end and left")
-    for column in ["s", "RSS MiB", "with bots MiB", "rooms", "sockets", *names]:
-        table.add_column(column, justify="right")
-    table.add_column("made/finished", justify="right")
-    table.add_column("load", justify="right")
+    for column in ["s", "RSS MiB", "with workers MiB", "rooms", "sockets", *names]:
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column("made/finished", justify="right", no_wrap=True)
+    table.add_column("load 1/5/15 min", justify="right", no_wrap=True)
     for s in samples:
+        when = f"{s['s']}{' (all left)' if s.get('after') else ''}"
         table.add_row(
-            f"{s['s']}{' (all left)' if s.get('after') else ''}", str(s["rss_mib"]), str(s["rss_tree_mib"]), str(s["rooms_in_memory"]),
+            when, str(s["rss_mib"]), str(s["rss_tree_mib"]), str(s["rooms_in_memory"]),
             str(s["sockets"]), *(str(s["entries"].get(n, "")) for n in names),
             f"{s['created']}/{s['finished']}", s["load"],
         )  # fmt: skip
-    console = Console(width=200)
+    console = Console(width=260)
     console.print(table)
     print(
         f"rooms made {tally.created}, played to the end {tally.finished}, left unfinished "
@@ -253,7 +261,7 @@ def _plot(samples: list[dict[str, Any]], path: Path) -> None:
     t = [s["s"] / 60 for s in samples]
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 7), sharex=True)
     top.plot(t, [s["rss_mib"] for s in samples], label="server VmRSS")
-    top.plot(t, [s["rss_tree_mib"] for s in samples], label="with its bot worker")
+    top.plot(t, [s["rss_tree_mib"] for s in samples], label="with its bot and review workers")
     top.set_ylabel("MiB")
     top.set_ylim(bottom=0)
     top.legend()
@@ -281,17 +289,21 @@ def main() -> None:
     parser.add_argument(
         "--tolerance", type=float, default=5.0, help="RSS growth allowed, per cent (5)"
     )
+    parser.add_argument(
+        "--serve", default="", metavar="OPTIONS",
+        help='more options of parlour serve, as one string (e.g. "--review-budget off")',
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plot", default="build/soak.png", help="the plot (PNG)")
     parser.add_argument("--out", default="build/soak.json", help="the samples (JSON)")
     opts = parser.parse_args()
     print(
         f"soaking parlour serve for {opts.minutes:g} min, {opts.rooms} rooms in play, a sample "
-        f"every {opts.every:g} s (load {load()})",
+        f"every {opts.every:g} s {opts.serve} (load {load()})",
         flush=True,
     )
     with tempfile.TemporaryDirectory() as folder:
-        server = Server(str(Path(folder) / "rooms.db"), None, 0.0)
+        server = Server(str(Path(folder) / "rooms.db"), None, 0.0, tuple(opts.serve.split()))
         server.start()
         try:
             samples, tally = asyncio.run(_soak(server, opts))
@@ -307,6 +319,7 @@ def main() -> None:
     figures = {
         "minutes": opts.minutes,
         "rooms_in_play": opts.rooms,
+        "serve": opts.serve,
         "tally": vars(tally),
         "checks": [{"check": what, "held": held} for what, held in checks],
         "samples": samples,
