@@ -116,9 +116,17 @@ class Hub:
         process or to this server started again) once the request it is answering, if any,
         is stored and answered; waits ``timeout`` seconds at most for them to go."""
         self.draining = True
-        for conn in [c for conns in self.conns.values() for c in conns]:
-            conn.send(RESTART)
         deadline = time.monotonic() + timeout
+        for room in [r for r, conns in self.conns.items() if conns]:
+            # The room's lock: a request being stored is answered (its ack queued on its
+            # socket) before the close is queued behind it.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                    async with self.lock(room):
+                        for conn in list(self.conns.get(room, ())):
+                            conn.send(RESTART)
+        for conn in [c for conns in self.conns.values() for c in conns]:
+            conn.send(RESTART)  # any left (the wait ran out), and any that came meanwhile
         while any(self.conns.values()) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
 
