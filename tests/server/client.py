@@ -47,6 +47,10 @@ class ServerProcess:
             sys.executable, *start, "serve", "--port", str(port), "--db", self.db,
             "--quiet", "--bot-delay", "0", "--bot-workers", "0", "--rate", "5000", *self.extra,
         ]  # fmt: skip
+        if "--max-sockets-per-client" not in self.extra:
+            # Every test's client has one address (loopback); the cap has tests of its own
+            # (tests/server/test_sockets_caps.py).
+            args += ["--max-sockets-per-client", "100000"]
         if "--review-budget" not in self.extra:
             # A finished deal's review is work of its own (tests/server/test_reviews.py and the
             # browser's replay tests ask for it): other tests' servers make none.
