@@ -228,10 +228,12 @@ async def _clients(
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    for sock in socks:
-        if sock.ws is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(sock.ws.close(), 1)
+
+    async def close(ws: ClientConnection) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(), 5)
+
+    await asyncio.gather(*(close(s.ws) for s in socks if s.ws is not None))
     result = {
         "own": stats.own,
         "others": stats.others,

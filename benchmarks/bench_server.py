@@ -65,7 +65,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
-from bench_clients import Options, worker
+from bench_clients import SPECTATORS, Options, worker
 from serving import BOUND, Server, create_rooms, load, machine_busy_s, postgres
 
 GAMES = [
@@ -123,11 +123,11 @@ async def _probe(url: str, room: str, token: str) -> float:
     raise TimeoutError("no welcome")
 
 
-def _messages(queue: Any, kind: str, workers: list[Any]) -> list[Any]:
-    """One message of ``kind`` from each client process (bounded; a process that died is
-    reported at once)."""
+def _messages(queue: Any, kind: str, workers: list[Any], bound: float = BOUND) -> list[Any]:
+    """One message of ``kind`` from each client process (within ``bound`` seconds; a process
+    that died is reported at once)."""
     out: list[Any] = []
-    deadline = time.monotonic() + BOUND
+    deadline = time.monotonic() + bound
     while len(out) < len(workers):
         try:
             got, body = queue.get(timeout=0.5)
@@ -167,7 +167,8 @@ def _run_on(opts: Options, db: str, label: str) -> dict[str, Any]:
         w.start()
     restarts: list[dict[str, float]] = []
     try:
-        sockets = sum(_messages(queue, "opened", workers))
+        expected = opts.rooms * (2 + SPECTATORS)  # 4,000 sockets take a while to open
+        sockets = sum(_messages(queue, "opened", workers, max(BOUND, expected / 20)))
         rss_sockets = server.rss_kib(tree)
         go.set()
         time.sleep(WARM_UP)
