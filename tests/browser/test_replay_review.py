@@ -37,7 +37,9 @@ def finished_replay(page: Page, url: str, game: str, players: int, kind: str) ->
     Player 1's view and its review ready; the room."""
     room = create_room(url, {"game": game, "players": players, "seats": [kind] * players})["room"]
     page.goto(f"{url}/r/{room}")
-    page.locator("[data-outcome]").wait_for()
+    # Bots play only while someone watches (the page is the spectator), and a deal of
+    # Beggar-My-Neighbour may run to a thousand cards, each drawn on the page.
+    page.locator("[data-outcome]").wait_for(timeout=120_000)
     page.goto(f"{url}/r/{room}/replay/0?seat=0")
     # The review worker runs at nice 19: beside a full test run it may take a while.
     page.locator('#review[data-status="ready"]').wait_for(timeout=120_000)
