@@ -121,17 +121,29 @@ class _Workers:
     def __init__(self) -> None:
         self.started: list[tuple[Any, ...]] = []
         self.work: list[concurrent.futures.Future[int]] = []
+        self.grew = asyncio.Event()
 
     def start(self, args: tuple[Any, ...]) -> concurrent.futures.Future[int]:
         self.started.append(args)
         future: concurrent.futures.Future[int] = concurrent.futures.Future()
         self.work.append(future)
+        self.grew.set()
         return future
 
-    async def finish(self, index: int, answer: int) -> None:
-        self.work[index].set_result(answer)
-        for _ in range(3):  # the callback comes through call_soon_threadsafe, then the pump
-            await asyncio.sleep(0)
+    async def until_started(self, count: int) -> None:
+        """Wait until ``count`` searches have been handed to the workers."""
+        while len(self.started) < count:
+            self.grew.clear()
+            await asyncio.wait_for(self.grew.wait(), WAIT)
+
+
+async def _finish(
+    workers: _Workers, answers: dict[str, asyncio.Future[int]], index: int, answer: int
+) -> None:
+    """Finish the ``index``-th search started and wait for its answer (the queue has handed
+    out the next search by then)."""
+    workers.work[index].set_result(answer)
+    assert await answers[workers.started[index][0]] == answer
 
 
 def test_searches_take_turns_by_room() -> None:
@@ -142,17 +154,13 @@ def test_searches_take_turns_by_room() -> None:
     async def work() -> None:
         workers = _Workers()
         queue = FairQueue(1, workers.start)
-        asked = [asyncio.create_task(queue.run("Z", "z"))]
-        await asyncio.sleep(0)
-        for room, label in (("A", "a1"), ("A", "a2"), ("A", "a3"), ("B", "b"), ("C", "c")):
-            asked.append(asyncio.create_task(queue.run(room, label)))
-            await asyncio.sleep(0)
+        asked = [("Z", "z"), ("A", "a1"), ("A", "a2"), ("A", "a3"), ("B", "b"), ("C", "c")]
+        answers = {label: queue.submit(room, label) for room, label in asked}
         assert workers.started == [("z",)] and len(queue) == 5
-        for i in range(5):
-            await workers.finish(i, i)
-        await workers.finish(5, 5)
+        for i in range(6):
+            await _finish(workers, answers, i, i)
         assert [a[0] for a in workers.started] == ["z", "a1", "b", "c", "a2", "a3"]
-        assert [t.result() for t in asked] == [0, 1, 4, 5, 2, 3]
+        assert [answers[label].result() for _, label in asked] == [0, 1, 4, 5, 2, 3]
         assert len(queue) == 0 and queue.running == 0
 
     run(work)
@@ -162,17 +170,11 @@ def test_a_search_called_off_while_waiting_takes_no_worker() -> None:
     async def work() -> None:
         workers = _Workers()
         queue = FairQueue(1, workers.start)
-        first = asyncio.create_task(queue.run("A", "a"))
-        await asyncio.sleep(0)
-        gone = asyncio.create_task(queue.run("B", "b"))
-        later = asyncio.create_task(queue.run("C", "c"))
-        await asyncio.sleep(0)
-        gone.cancel()
-        await asyncio.sleep(0)
-        await workers.finish(0, 1)
+        answers = {label: queue.submit(room, label) for room, label in ("Aa", "Bb", "Cc")}
+        answers["b"].cancel()
+        await _finish(workers, answers, 0, 1)
         assert [a[0] for a in workers.started] == ["a", "c"]
-        await workers.finish(1, 2)
-        assert (await first, await later) == (1, 2)
+        await _finish(workers, answers, 1, 2)
         assert len(queue) == 0 and queue.running == 0
 
     run(work)
@@ -184,16 +186,13 @@ def test_a_search_called_off_while_running_keeps_its_worker_until_it_ends() -> N
     async def work() -> None:
         workers = _Workers()
         queue = FairQueue(1, workers.start)
-        first = asyncio.create_task(queue.run("A", "a"))
-        await asyncio.sleep(0)
-        second = asyncio.create_task(queue.run("B", "b"))
-        await asyncio.sleep(0)
+        first, second = queue.submit("A", "a"), queue.submit("B", "b")
         first.cancel()
-        await asyncio.sleep(0)
         assert [a[0] for a in workers.started] == ["a"] and queue.running == 1
-        await workers.finish(0, 1)
+        workers.work[0].set_result(1)
+        await workers.until_started(2)
         assert [a[0] for a in workers.started] == ["a", "b"]
-        await workers.finish(1, 2)
+        workers.work[1].set_result(2)
         assert await second == 2
 
     run(work)
@@ -208,8 +207,16 @@ def test_a_quick_bot_answers_while_a_search_holds_the_only_worker() -> None:
         view, legal = _a_decision(5, 3)
         pool = bots.BotPool(0, 2.0)
         try:
+            handed = asyncio.Event()
+            hand = pool.searches.start
+
+            def start(args: tuple[Any, ...]) -> concurrent.futures.Future[int]:
+                handed.set()  # the search is given to the worker
+                return hand(args)
+
+            pool.searches.start = start
             search = asyncio.create_task(pool.decide(game, "ismcts:100000", view, legal, 1, "A"))
-            await asyncio.sleep(0)
+            await asyncio.wait_for(handed.wait(), WAIT)
             assert pool.searches.running == 1
             assert await pool.decide(game, "easy", view, legal, 2, "B") in legal
             assert not search.done(), "the quick bot waited for the search"
@@ -364,16 +371,6 @@ async def _watch_moves(url: str, ws: str, moves: int) -> None:
     await watcher.close()
 
 
-def _spectators(url: str, count: int) -> None:
-    """Wait until the server counts ``count`` spectators' sockets (a close has been seen)."""
-    for _ in range(int(WAIT / 0.02)):
-        seen = _metrics(url)
-        if seen[("parlour_sockets", (("role", "spectator"),))] == count:
-            return
-        time.sleep(0.02)
-    raise AssertionError("the server still counts a closed socket")
-
-
 def test_no_bot_moves_while_nobody_is_connected_and_play_resumes_when_someone_comes(
     tmp_path: Path,
 ) -> None:
@@ -416,7 +413,6 @@ def test_no_bot_moves_while_nobody_is_connected_and_play_resumes_when_someone_co
             # socket closed may still land: compared after the watched room's moves).
             await watcher.close()
             await person.close()
-            _spectators(url, 0)
             await _watch_moves(url, ws, 30)
             before = (_facts(url, alone)["v"], _facts(url, absent["room"])["v"])
             await _watch_moves(url, ws, 30)

@@ -204,10 +204,15 @@ class FairQueue:
         return sum(len(jobs) for jobs in self.waiting.values())
 
     async def run(self, room: str, *args: Any) -> int:
+        return await self.submit(room, *args)
+
+    def submit(self, room: str, *args: Any) -> asyncio.Future[int]:
+        """Queue a search for ``room`` now (started at once if a slot is free); its answer.
+        Cancelling the answer calls the search off."""
         answer: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self.waiting.setdefault(room, deque()).append(_Job(args, answer))
         self._pump()
-        return await answer
+        return answer
 
     def _pump(self) -> None:
         loop = asyncio.get_running_loop()
