@@ -273,3 +273,22 @@ def test_the_lobby_at_360_px(
         report(problems, "the lobby at 360 px")
     finally:
         ctx.close()
+
+
+def test_a_fresh_lobby_shows_no_null(context: BrowserContext, server: ServerProcess) -> None:
+    """Defect 8: a fresh lobby (no room made in this tab, no room kept in this browser) showed
+    a stray "null" under "Create the room"."""
+    page = context.new_page()
+    open_lobby(page, server.url)
+    found = page.evaluate(
+        """() => {
+          const out = [];
+          const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+            if (/\\b(null|undefined)\\b/.test(n.nodeValue)) out.push(n.nodeValue);
+          }
+          return {nodes: out, text: document.body.innerText};
+        }"""
+    )
+    assert found["nodes"] == [], found["nodes"]
+    assert not re.search(r"\b(null|undefined)\b", found["text"]), found["text"]

@@ -32,14 +32,15 @@ export async function openLobby(root) {
     const players = clamp(Number(keep.players || saved.players || game.default_players),
       game.min_players, game.max_players);
     document.title = t("lobby.title_tab");
-    el.append(
+    // Element.append writes a null as the text "null": the parts a lobby may lack are left out.
+    el.append(...[
       h("h1", { id: "lobby-title", text: t("lobby.title") }),
       h("p.intro", { text: t("lobby.intro") }),
       form(game, players, keep),
       created ? invites(created) : null,
       myRoomsSection(render),
       rulesPanel(words(game)),
-    );
+    ].filter(Boolean));
   }
 
   function form(game, players, keep) {
