@@ -54,6 +54,7 @@ def public(hub: Hub, room: Room) -> dict[str, Any]:
             }
             for p in room.proposals.values()
         ],
+        "decided": [d.to_json() for d in room.decided],
         "rematch": sorted(room.rematch),
         "match": room.match(),
         "over": room.over,

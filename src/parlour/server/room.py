@@ -22,10 +22,12 @@ from parlour.server.clock import RoomClock
 from parlour.server.protocol import Refused
 from parlour.server.store import EventRow, RoomRow
 
-__all__ = ["Deal", "Proposal", "Room", "new_deal_event"]
+__all__ = ["Deal", "Decision", "Proposal", "Room", "new_deal_event"]
 
 _REMEMBERED_ANSWERS = 512
 """How many answers to client ids a room keeps per seat beyond its stored acks (rejects)."""
+_DECISIONS_SHOWN = 20
+"""How many of the deal's latest decided proposals the frames carry."""
 
 
 @dataclass
@@ -54,6 +56,36 @@ class Proposal:
     no: set[int]
 
 
+@dataclass(frozen=True)
+class Decision:
+    """How a proposal ended: ``passed`` (a majority for it) or voted down (a majority can no
+    longer be reached; bots vote no), and whether the penalty was ``applied`` (a passed one the
+    rules refuse by then, or one that passed after the end, is not). ``at`` is the length of
+    the deal's log when it was decided (the page places it after entry ``at - 1``), ``v`` the
+    room version of the proposal or vote that decided it."""
+
+    proposal: Proposal
+    passed: bool
+    applied: bool
+    at: int
+    v: int
+
+    def to_json(self) -> dict[str, Any]:
+        p = self.proposal
+        return {
+            "proposal": p.id,
+            "entry": p.entry,
+            "by": p.by,
+            "target": p.target,
+            "yes": sorted(p.yes),
+            "no": sorted(p.no),
+            "passed": self.passed,
+            "applied": self.applied,
+            "at": self.at,
+            "v": self.v,
+        }
+
+
 def new_deal_event(v: int, number: int, kind: str = "deal", seat: int | None = None) -> EventRow:
     """The event that starts deal ``number`` with a fresh secret seed and its commitment."""
     seed = draw_seed()
@@ -70,6 +102,8 @@ class Room:
         self.v = -1
         self.deals: list[Deal] = []
         self.proposals: dict[int, Proposal] = {}
+        self.decided: list[Decision] = []
+        """The current deal's latest decided proposals (:data:`_DECISIONS_SHOWN` at most)."""
         self.rematch: set[int] = set()
         self.acks: dict[tuple[int, str], int] = {}
         self.abandoned = False
@@ -145,7 +179,7 @@ class Room:
             self._propose(event.v, str(data["entry"]), event.seat)
         elif event.kind == "vote":
             assert event.seat is not None
-            self._vote(int(data["proposal"]), event.seat, bool(data["yes"]))
+            self._vote(int(data["proposal"]), event.seat, bool(data["yes"]), event.v)
         elif event.kind == "abandon":
             self._abandon(float(data["at"]))
         elif event.kind != "clock":  # a clock event only stops or starts the clock (its stamp)
@@ -166,6 +200,7 @@ class Room:
         clock = None if limit is None or self.game.time_up_entry is None else RoomClock(limit)
         self.deals.append(Deal(number, seed, commit, state, clock=clock))
         self.proposals.clear()
+        self.decided.clear()
         self.rematch.clear()
 
     def _abandon(self, at: float) -> None:
@@ -186,27 +221,36 @@ class Room:
         assert target is not None
         bots = {s.seat for s in self.row.seats if s.kind != "person"} - {target}
         self.proposals[pid] = Proposal(pid, entry, by, target, {by}, bots)
-        self._settle(pid)
+        self._settle(pid, pid)
 
-    def _vote(self, pid: int, seat: int, yes: bool) -> None:
+    def _vote(self, pid: int, seat: int, yes: bool, v: int) -> None:
         proposal = self.proposals[pid]
         (proposal.yes if yes else proposal.no).add(seat)
-        self._settle(pid)
+        self._settle(pid, v)
 
-    def _settle(self, pid: int) -> None:
+    def _settle(self, pid: int, v: int) -> None:
         """A proposal passes with a majority of the players other than its target, and is
-        dropped once that majority cannot be reached."""
+        dropped once that majority cannot be reached; either way the frames tell how it ended
+        (:attr:`decided`)."""
         p = self.proposals[pid]
         others = self.row.players - 1
         if 2 * len(p.yes) > others:
             del self.proposals[pid]
+            applied = False
             if not self.over:
                 # The same on every replay of the events: a penalty the rules refuse now (the
                 # game moved on since it was proposed) is dropped, the room goes on.
                 with contextlib.suppress(ParlourError):
                     self._table(p.entry, p.by, frozenset(p.yes - {p.by}))
+                    applied = True
+            self._decide(Decision(p, True, applied, self.state.log_length(), v))
         elif 2 * (others - len(p.no)) <= others:
             del self.proposals[pid]
+            self._decide(Decision(p, False, False, self.state.log_length(), v))
+
+    def _decide(self, decision: Decision) -> None:
+        self.decided.append(decision)
+        del self.decided[:-_DECISIONS_SHOWN]
 
     # -- checking requests -------------------------------------------------------------------------
 
