@@ -30,7 +30,9 @@ export function board(ctx) {
       extra: i === shown.length - 1 ? `top${lastTurned ? " enter" : ""}` : "under",
     })) : h("p.empty-pile", { text: ctx.w("ui.pile_empty") })),
     h("p.payment", { text: owed }),
-    h("p.small", { text: ctx.w("ui.counts", { cards: view.cards, tricks: view.tricks }) }),
+    h("p.small.counts", { text: ctx.w("ui.counts", {
+      cards: ctx.w("ui.counts.cards", { count: view.cards }),
+      tricks: ctx.w("ui.counts.tricks", { count: view.tricks }) }) }),
     h("div.stacks", {}, ctx.frame.seats.map((s) => h("div.stack", { "data-player": s.seat },
       view.hand_sizes[s.seat] ? backEl("mini") : h("span.card.mini.empty"),
       h("span", { text: `${s.name}: ${t("cards_in_hand", { n: view.hand_sizes[s.seat] })}` })))));
@@ -68,12 +70,18 @@ export function settings(ctx) {
   return h("label.field", {}, h("span", { text: ctx.w("ui.speed") }), select);
 }
 
+/** How the deal ended; a win shared by several players (at the card limit, M11, or when the
+ * time is up, M12) is said to be shared, and the reader's own win is said to him. */
 export function outcomeWords(outcome, ctx) {
-  const who = names(outcome.winners || [], ctx);
+  const winners = outcome.winners || [];
   if (outcome.result === "loop") return ctx.w("ui.end.loop");
-  if (outcome.result === "limit") return ctx.w("ui.end.limit", { names: who, cards: outcome.cards });
-  if (outcome.result === "time") return ctx.w("ui.end.time", { names: who, cards: outcome.cards });
-  return ctx.w("ui.end.win", { names: who });
+  const mine = ctx.seat !== null && winners.includes(ctx.seat);
+  const others = winners.filter((s) => s !== ctx.seat);
+  const kind = outcome.result === "limit" || outcome.result === "time" ? outcome.result : "win";
+  let key = `ui.end.${kind}`;
+  if (kind !== "win" && winners.length > 1) key += "_share";
+  if (mine) key += "_you";
+  return ctx.w(key, { names: names(mine ? others : winners, ctx), cards: outcome.cards });
 }
 
 /** The values of an event's words; the catalog has event.KIND. */

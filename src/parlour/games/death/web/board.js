@@ -1,11 +1,19 @@
 // The Game of Death's board (the browser table loads it with import()): the pile with who threw
-// each card, whose suit was broken, the drinks table, the give dialog that splits a black face
-// card's drinks, the table penalties (G13). Its words are the game's catalog (ctx.w).
+// each card, whose suit was broken, the cards the rules have shown, the drinks table; each
+// seat's cards and drinks in a compact line; the give dialog that splits a black face card's
+// drinks (one row a player, - and +); the table penalties (G13) and how each vote went. Its
+// words are the game's catalog (ctx.w).
 
 import { cardEl, pretty } from "/static/js/cards.js";
-import { $, h } from "/static/js/dom.js";
+import { $, $$, announce, h } from "/static/js/dom.js";
 import { t } from "/static/js/i18n.js";
-import { knownCards, roving } from "/static/js/kit.js";
+import { roving } from "/static/js/kit.js";
+import { names } from "/static/js/words.js";
+
+/** The seats playing sober (G14): the view numbers them from 1. */
+function soberSeats(view) {
+  return new Set((view.sober || []).map((n) => n - 1));
+}
 
 export function board(ctx) {
   const view = ctx.view;
@@ -25,6 +33,7 @@ export function board(ctx) {
       : h("p.empty-pile", { text: ctx.w("ui.pile_empty") }),
     broken ? h("p.broken", { text: ctx.w("ui.broken", { player: ctx.name(broken.seat) }) }) : null,
     (view.swept || []).length ? h("p.small", { text: ctx.w("ui.swept", { count: view.swept.length }) }) : null,
+    shownCards(ctx),
     drinksTable(ctx));
 }
 
@@ -41,6 +50,20 @@ function lastBroken(ctx) {
   return null;
 }
 
+/** The cards the rules have made public in another player's hand while the game runs (2♦
+ * before it is thrown, G1; a card shown in an illegal throw, G13), as legible cards. At the
+ * end every hand is shown by the end screen. */
+function shownCards(ctx) {
+  if (ctx.frame.over) return null;
+  const rows = (ctx.view.known_in_hands || []).map((cards, seat) => [seat, cards || []])
+    .filter(([seat, cards]) => cards.length && seat !== ctx.seat);
+  if (!rows.length) return null;
+  return h("ul.death-shown", {}, rows.map(([seat, cards]) => {
+    const [before, after] = ctx.w("ui.shown", { player: ctx.name(seat), cards: "\u0000" }).split("\u0000");
+    return h("li", { "data-player": seat }, before, cards.map((c) => cardEl(c, { extra: "shown" })), after || "");
+  }));
+}
+
 function counts(ctx, kind) {
   const n = ctx.frame.seats.map(() => 0);
   for (const entry of ctx.log) for (const e of entry.events || []) if (e.kind === kind && e.seat !== undefined) n[e.seat]++;
@@ -50,7 +73,7 @@ function counts(ctx, kind) {
 function drinksTable(ctx) {
   const view = ctx.view;
   const passes = counts(ctx, "passed");
-  const sober = new Set(view.sober || []);
+  const sober = soberSeats(view);
   return h("table.drinks", {},
     h("caption", { text: ctx.w("ui.drinks_table") }),
     h("thead", {}, h("tr", {},
@@ -68,11 +91,29 @@ function drinksTable(ctx) {
       h("td", { text: String(view.hand_sizes[s.seat]) })))));
 }
 
+const CARD_ICON = '<svg viewBox="0 0 10 14" width="9" height="12" aria-hidden="true" focusable="false">'
+  + '<rect x="0.8" y="0.8" width="8.4" height="12.4" rx="1.6" fill="none" stroke="currentColor" stroke-width="1.6"/></svg>';
+const GLASS_ICON = '<svg viewBox="0 0 12 14" width="10" height="12" aria-hidden="true" focusable="false">'
+  + '<path d="M1 1h10l-1.6 12H2.6z" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round"/>'
+  + '<path d="M2 5.5h8l-.9 6.7H2.9z" fill="currentColor"/></svg>';
+
+/** A seat's facts in one short line, so that ten seats stay a small strip: its cards and its
+ * drinks taken (points for a sober player) as numbers with a sign, said in words to screen
+ * readers; "passed" while it has passed since the last throw. */
 export function seatFacts(ctx, seat) {
-  const known = (ctx.view.known_in_hands || [])[seat] || [];
-  const facts = [t("cards_in_hand", { n: ctx.view.hand_sizes[seat] })];
-  if (known.length && seat !== ctx.seat) facts.push(knownCards(known));
-  return facts;
+  const view = ctx.view;
+  const cards = view.hand_sizes[seat];
+  const taken = view.drinks_taken[seat];
+  const sober = soberSeats(view).has(seat);
+  const passed = (view.passed || []).includes(seat) && !ctx.frame.over;
+  const said = [t("cards_in_hand", { n: cards }), ctx.w(sober ? "ui.seat.points" : "ui.seat.drinks", { count: taken })];
+  if (passed) said.push(ctx.w("ui.seat.passed"));
+  return [h("span.fact.death-facts", {},
+    h("span.sr-only", { text: said.join(", ") }),
+    h("span.chip", { "aria-hidden": "true", html: CARD_ICON }, String(cards)),
+    h("span.chip.drinks", { "aria-hidden": "true", class: sober ? "sober" : "", html: GLASS_ICON },
+      sober ? ctx.w("ui.seat.points_short", { count: taken }) : String(taken)),
+    passed ? h("span.chip.passed", { "aria-hidden": "true", text: ctx.w("ui.seat.passed") }) : null)];
 }
 
 export function controls(ctx) {
@@ -95,63 +136,149 @@ export function controls(ctx) {
         text: ctx.w("ui.pass") }));
     }
     const gives = [...legal].filter((a) => a.startsWith("give "));
-    if (gives.length) parts.push(giveDialog(ctx, gives));
+    if (gives.length) parts.unshift(giveDialog(ctx, gives));
   }
   const pending = view.pending_give;
   if (pending && pending.seat !== ctx.seat) {
-    parts.push(h("p.hint", { text: ctx.w("ui.waiting_give", { player: ctx.name(pending.seat), drinks: pending.drinks }) }));
+    parts.push(h("p.hint", { text: ctx.w("ui.waiting_give", { player: ctx.name(pending.seat), count: pending.drinks }) }));
   }
   if (ctx.seat !== null && !ctx.frame.over) parts.push(penalties(ctx));
   return parts.length ? h("section.you", { "aria-label": t("table.your_hand") }, parts) : null;
 }
 
+// -- the give dialog (G5) -----------------------------------------------------------------------
+
+/** "give N>Pk": [N, seat k - 1]. */
+function giveParts(action) {
+  const m = /^give (\d+)>P(\d+)$/.exec(action);
+  return m ? [Number(m[1]), Number(m[2]) - 1] : null;
+}
+
+/** One row a player who may receive: − and + around the number of drinks for him (it can be
+ * typed too), and "All" that gives him every drink left at once; above them the drinks left to
+ * give and the Give button, which sends the split as one give a player (each a legal move in
+ * notation: its data-action is the first of them once the split adds up). The split in progress
+ * is kept across redraws (ctx.ui.give) and a split being sent goes on at each update
+ * (ctx.ui.givePlan). */
 function giveDialog(ctx, gives) {
-  // Every legal give is a button ("give N>Pk"); the split form above them sends several in turn.
   const owed = ctx.view.pending_give ? ctx.view.pending_give.drinks : 0;
-  const targets = [...new Set(gives.map((g) => Number(/>P(\d+)$/.exec(g)[1]) - 1))];
-  const split = ctx.ui.split || {};
-  const inputs = targets.map((s) => {
-    const input = h("input", { type: "number", min: 0, max: owed, step: 1, inputmode: "numeric",
-      id: `split-${s}`, value: split[s] ?? (targets.length === 1 ? owed : 0) });
-    input.addEventListener("input", () => { split[s] = Number(input.value) || 0; ctx.ui.split = split; });
-    return h("label.field", {}, h("span", { text: ctx.name(s) }), input);
+  const targets = [...new Set(gives.map((g) => giveParts(g)[1]))].sort((a, b) => a - b);
+  const plan = ctx.ui.givePlan;
+  if (plan && plan.length) {
+    // A split being sent: the next give goes as soon as the last one is in.
+    setTimeout(() => nextGive(ctx), 0);
+    const [drinks, seat] = giveParts(plan[0]);
+    return h("section#give.give", { role: "group", "aria-labelledby": "give-title" },
+      h("h3", { id: "give-title", text: ctx.w("ui.give_title", { count: owed }) }),
+      h("p#give-left.give-left", { "aria-live": "polite",
+        text: ctx.w("ui.give_sending", { count: drinks, player: ctx.name(seat) }) }));
+  }
+  let state = ctx.ui.give;
+  if (!state || state.owed !== owed || state.targets.join() !== targets.join()) {
+    state = { owed, targets, shares: Object.fromEntries(targets.map((s) => [s, targets.length === 1 ? owed : 0])) };
+    ctx.ui.give = state;
+  }
+  const rows = targets.map((seat) => {
+    const who = ctx.name(seat);
+    const input = h("input.give-count", { type: "number", id: `split-${seat}`, min: 0, max: owed, step: 1,
+      inputmode: "numeric", value: state.shares[seat], "aria-label": ctx.w("ui.give_for", { player: who }) });
+    input.addEventListener("input", () => {
+      const n = Math.max(0, Math.min(owed, Math.floor(Number(input.value) || 0)));
+      state.shares[seat] = n;
+      update(form, ctx, state);
+    });
+    const step = (by, key, sign) => {
+      const b = h("button.secondary.step", { type: "button", "data-step": by > 0 ? "+1" : "-1",
+        "aria-label": ctx.w(key, { player: who }), text: sign });
+      b.addEventListener("click", () => {
+        if (b.getAttribute("aria-disabled") === "true") return;
+        state.shares[seat] = Math.max(0, state.shares[seat] + by);
+        input.value = String(state.shares[seat]);
+        update(form, ctx, state);
+      });
+      return b;
+    };
+    const all = `give ${owed}>P${seat + 1}`;
+    return h("div.give-row", { "data-player": seat },
+      h("span.give-name", { text: who }),
+      step(-1, "ui.give_fewer", "\u2212"),
+      input,
+      step(1, "ui.give_more", "+"),
+      h("button.secondary.give-all", { type: "button", "data-action": all,
+        "aria-label": ctx.w("ui.give_all_to", { count: owed, player: who }), text: ctx.w("ui.give_all"),
+        onclick: () => { ctx.ui.give = null; ctx.ui.givePlan = null; ctx.act(all); } }));
   });
-  const send = h("button.primary", { type: "button", id: "give-split", text: ctx.w("ui.give_split") });
-  send.addEventListener("click", () => {
-    const plan = targets.map((s) => [s, Number($(`#split-${s}`).value) || 0]).filter(([, n]) => n > 0);
-    const total = plan.reduce((a, [, n]) => a + n, 0);
+  const send = h("button#give-split.primary", { type: "submit", text: ctx.w("ui.give_split") });
+  const form = h("form#give.give", { "aria-labelledby": "give-title", novalidate: true },
+    h("div.give-top", {},
+      h("h3", { id: "give-title", text: ctx.w("ui.give_title", { count: owed }) }),
+      h("p#give-left.give-left", { "aria-live": "polite" }),
+      send),
+    h("p#give-note.small", { "aria-live": "polite" }),
+    h("div.give-rows", {}, rows));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const split = planOf(state);
+    const total = split.reduce((a, [, n]) => a + n, 0);
     if (total !== owed) {
-      ctx.table.el.querySelector("#give-note").textContent = ctx.w("ui.give_total", { drinks: owed, got: total });
+      $("#give-note", form).textContent = ctx.w("ui.give_total", { drinks: owed, got: total });
       return;
     }
-    ctx.ui.split = null;
-    ctx.ui.givePlan = plan.map(([s, n]) => `give ${n}>P${s + 1}`);
+    ctx.ui.give = null;
+    ctx.ui.givePlan = split.map(([s, n]) => `give ${n}>P${s + 1}`);
     nextGive(ctx);
   });
-  // A plan made earlier goes on with its next give as soon as the last one is in.
-  if (ctx.ui.givePlan && ctx.ui.givePlan.length) setTimeout(() => nextGive(ctx), 0);
-  return h("section#give.give", { role: "group", "aria-labelledby": "give-title" },
-    h("h3", { id: "give-title", text: ctx.w("ui.give_title", { drinks: owed }) }),
-    h("div.split", {}, inputs),
-    send,
-    h("p#give-note.small", { "aria-live": "polite" }),
-    h("details.give-all", { open: true },
-      h("summary", { text: ctx.w("ui.give_one") }),
-      targets.map((s) => h("div.give-row", {},
-        h("span", { text: ctx.name(s) }),
-        gives.filter((g) => g.endsWith(`>P${s + 1}`)).map((g) => h("button.secondary.small-btn", {
-          type: "button", "data-action": g, "aria-label": ctx.w("ui.give_n", { drinks: g.split(" ")[1].split(">")[0], player: ctx.name(s) }),
-          onclick: () => { ctx.ui.givePlan = null; ctx.act(g); },
-          text: g.split(" ")[1].split(">")[0] }))))));
+  update(form, ctx, state);
+  return form;
+}
+
+function planOf(state) {
+  return state.targets.map((s) => [s, state.shares[s] || 0]).filter(([, n]) => n > 0);
+}
+
+/** The dialog after a change of the split: the drinks left, which steps may be taken, and the
+ * Give button's move once the split adds up. */
+function update(form, ctx, state) {
+  const given = state.targets.reduce((a, s) => a + (state.shares[s] || 0), 0);
+  const left = state.owed - given;
+  $("#give-left", form).textContent = left > 0 ? ctx.w("ui.give_left", { count: left })
+    : left === 0 ? ctx.w("ui.give_none_left") : ctx.w("ui.give_over", { count: -left });
+  for (const row of $$(".give-row", form)) {
+    const seat = Number(row.dataset.player);
+    const share = state.shares[seat] || 0;
+    const input = $("input", row);
+    if (Number(input.value) !== share && document.activeElement !== input) input.value = String(share);
+    disable($("[data-step='-1']", row), share <= 0);
+    disable($("[data-step='+1']", row), left <= 0);
+  }
+  const send = $("#give-split", form);
+  const split = planOf(state);
+  if (left === 0 && split.length) {
+    send.dataset.action = `give ${split[0][1]}>P${split[0][0] + 1}`;
+    send.setAttribute("aria-label", ctx.w("ui.give_plan", {
+      plan: split.map(([s, n]) => ctx.w("ui.give_share", { count: n, player: ctx.name(s) })).join(", ") }));
+  } else {
+    delete send.dataset.action;
+    send.removeAttribute("aria-label");
+  }
+  $("#give-note", form).textContent = "";
+}
+
+/** Unavailable but still focusable (a keyboard stays where it was). */
+function disable(button, off) {
+  if (off) button.setAttribute("aria-disabled", "true");
+  else button.removeAttribute("aria-disabled");
 }
 
 function nextGive(ctx) {
   const plan = ctx.ui.givePlan;
   if (!plan || !plan.length) return;
-  if (!ctx.table.frame.legal.includes(plan[0])) { ctx.ui.givePlan = null; return; }
+  if (!ctx.table.frame || !(ctx.table.frame.legal || []).includes(plan[0])) { ctx.ui.givePlan = null; return; }
   const action = plan.shift();
   ctx.act(action);
 }
+
+// -- table penalties (G13) ------------------------------------------------------------------------
 
 function penalties(ctx) {
   const entries = [];
@@ -168,10 +295,101 @@ function penalties(ctx) {
     h("div.penalty-grid", {}, entries));
 }
 
+/** "a D'oh! on Bo" for a proposal's table entry. */
+function entryPhrase(entry, ctx) {
+  const m = /^(doh|delay) P(\d+)$/.exec(entry);
+  return m ? ctx.w(`ui.entry.${m[1]}`, { player: ctx.name(Number(m[2]) - 1) }) : entry;
+}
+
+/** The voters of a proposal by name, a bot said to be one. */
+function voters(seats, ctx) {
+  if (!seats.length) return ctx.w("ui.vote.nobody");
+  const bot = (s) => ctx.frame.seats[s] && ctx.frame.seats[s].kind !== "person";
+  return names(seats, { name: (s) => (bot(s) ? ctx.w("ui.vote.bot", { name: ctx.name(s) }) : ctx.name(s)) });
+}
+
+/** How a decided proposal went: passed (and counted), passed too late, voted down by the bots
+ * alone, or voted down. */
+function resultOf(d, ctx) {
+  if (d.passed) return d.applied ? "passed" : "void";
+  const bot = (s) => ctx.frame.seats[s] && ctx.frame.seats[s].kind !== "person";
+  return d.no.length && d.no.every(bot) ? "bots" : "down";
+}
+
+/** Whether a decided proposal is still news on this page: until this seat's next move (a
+ * spectator: for a round of moves). */
+function stillNews(d, ctx) {
+  const later = ctx.log.filter((e) => e.index >= d.at && e.kind === "action");
+  if (ctx.seat === null) return later.length < ctx.frame.seats.length;
+  return !later.some((e) => e.seat === ctx.seat);
+}
+
+/** The penalties put to the vote (the table's votes block): each open one with its votes so
+ * far and, for a seat that may vote, yes and no; then how the latest ones ended (voted down by
+ * the bots, voted down, passed: the log says who drank), kept in sight until this seat's next
+ * move, each said once to screen readers. */
+export function proposals(ctx) {
+  const f = ctx.frame;
+  const open = f.proposals || [];
+  const decided = (f.decided || []).filter((d) => stillNews(d, ctx));
+  tell(ctx, open, f.decided || []);
+  if (!open.length && !decided.length) return null;
+  return h("section.proposals", { "aria-label": t("table.proposals") },
+    open.map((p) => {
+      const can = f.seat !== null && p.target !== f.seat && !p.yes.includes(f.seat) && !p.no.includes(f.seat);
+      return h("div.proposal", { "data-proposal": p.proposal },
+        h("p", { text: openWords(p, ctx) }),
+        h("p.small", { text: ctx.w("ui.vote.tally", { yes: voters(p.yes, ctx), no: voters(p.no, ctx) }) }),
+        can && ctx.table.vote ? h("div.row", {},
+          h("button.secondary", { type: "button", "data-vote": "yes", onclick: () => ctx.table.vote(p.proposal, true), text: t("table.vote_yes") }),
+          h("button.secondary", { type: "button", "data-vote": "no", onclick: () => ctx.table.vote(p.proposal, false), text: t("table.vote_no") })) : null);
+    }),
+    decided.map((d) => {
+      const result = resultOf(d, ctx);
+      return h("div.proposal.decided", { "data-decided": d.proposal, "data-result": result, class: `result-${result}` },
+        h("p", { text: decidedWords(d, ctx) }),
+        h("p.small", { text: ctx.w("ui.vote.tally", { yes: voters(d.yes, ctx), no: voters(d.no, ctx) }) }));
+    }));
+}
+
+function openWords(p, ctx) {
+  return ctx.w("ui.vote.open", { by: ctx.name(p.by), entry: entryPhrase(p.entry, ctx) });
+}
+
+function decidedWords(d, ctx) {
+  return ctx.w(`ui.vote.${resultOf(d, ctx)}`, { by: ctx.name(d.by), entry: entryPhrase(d.entry, ctx) });
+}
+
+/** Say each proposal and each decision once (the table's log says the game's events only). What
+ * the page found when it opened is not said again. */
+function tell(ctx, open, decided) {
+  const first = !ctx.ui.voteTold;
+  const told = ctx.ui.voteTold || (ctx.ui.voteTold = new Set());
+  const say = (key, text) => {
+    if (told.has(key)) return;
+    told.add(key);
+    if (!first) announce(text);
+  };
+  for (const p of open) say(`p${p.proposal}`, openWords(p, ctx));
+  for (const d of decided) say(`d${d.proposal}`, decidedWords(d, ctx));
+}
+
+// -- the end ----------------------------------------------------------------------------------------
+
+/** Who drank least (G12), a tie said as a shared win: "You and Bo drank least (23): you share
+ * the win." */
 export function outcomeWords(outcome, ctx) {
   const winners = outcome.winners || [];
-  if (winners.includes(ctx.seat)) return ctx.w("ui.end.you", { drinks: outcome.drinks_taken[ctx.seat] });
-  return ctx.w("ui.end.least", { names: winners.map((s) => ctx.name(s)).join(", ") });
+  const taken = outcome.drinks_taken || outcome.scores || [];
+  const drinks = winners.length ? taken[winners[0]] : 0;
+  const mine = ctx.seat !== null && winners.includes(ctx.seat);
+  const others = winners.filter((s) => s !== ctx.seat);
+  if (mine) {
+    return others.length
+      ? ctx.w("ui.end.you_share", { names: names(others, ctx), drinks })
+      : ctx.w("ui.end.you", { drinks });
+  }
+  return ctx.w(winners.length > 1 ? "ui.end.least_share" : "ui.end.least", { names: names(winners, ctx), drinks });
 }
 
 export function scoreTable(outcome, ctx) {
@@ -192,7 +410,7 @@ export function eventWords(e, ctx) {
     case "drank":
     case "penalty":
     case "hand_penalty": {
-      const sober = (ctx.view.sober || []).includes(e.seat);
+      const sober = soberSeats(ctx.view).has(e.seat);
       const who = ctx.w(sober ? "ui.points" : "ui.drinks", { player: ctx.name(e.seat), count: e.drinks });
       const key = `ui.why.${e.why}`;
       const why = e.why && ctx.has(key)

@@ -388,6 +388,8 @@ class Table {
   }
 
   proposals(ctx) {
+    // A board with table entries may draw the votes itself, with how each one ended.
+    if (ctx.board.proposals) return ctx.board.proposals(ctx);
     const f = this.frame;
     if (!f.proposals || !f.proposals.length) return null;
     return h("section.proposals", { "aria-label": t("table.proposals") },
