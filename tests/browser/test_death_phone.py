@@ -11,6 +11,7 @@ tests check that the position is the one expected before using it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -288,6 +289,11 @@ GIVE_SEED = 2
 """Ann's first turn (after the two bots' throws) may throw Q♠: six drinks to give."""
 
 LEFT = "() => document.querySelector('#give-left')?.innerText ?? ''"
+FACTS = """() => [...document.querySelectorAll('#seat-list .seat')].map((seat) => {
+  const facts = seat.querySelector('.death-facts');
+  return facts ? {said: facts.querySelector('.sr-only')?.textContent ?? '',
+                  height: facts.getBoundingClientRect().height} : {said: '', height: 0};
+})"""
 
 
 def test_the_give_dialog_is_a_row_per_player_with_minus_and_plus(
@@ -366,8 +372,14 @@ def test_ten_players_keep_the_seats_strip_small_and_the_cards_legible(
         seats = page.locator("#seat-list .seat")
         assert seats.count() == 10
         for i in range(10):
-            text = seats.nth(i).inner_text()
-            assert names[i] in text or names[i][:4] in text, text
+            text = seats.nth(i).text_content() or ""
+            assert names[i] in text, text
+        # Each seat says its cards and its drinks taken, on one short line.
+        facts = page.evaluate(FACTS)
+        assert len(facts) == 10, facts
+        for fact in facts:
+            assert re.fullmatch(r"\d+ cards?, \d+ drinks? taken.*", fact["said"]), fact
+            assert fact["height"] <= 24, f"the facts take more than a line: {fact}"
         narrow = [w for w in widths(page, "#table [data-card]") if w < CARD_MIN]
         assert not narrow, f"face-up cards under {CARD_MIN} px: {narrow}"
         page.screenshot(path=str(SCREENSHOTS / "death-10-players-390x844.png"))

@@ -27,6 +27,8 @@ def seats(hub: Hub, room: Room) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {"seat": s.seat, "kind": s.kind, "name": s.name}
         if s.kind == "person":
             entry["connected"] = s.seat in present
+            # Away longer than the takeover time: a bot plays for him (the table says so).
+            entry["stand_in"] = s.seat not in present and hub.stands_in(room, s.seat)
         out.append(entry)
     return out
 

@@ -308,14 +308,27 @@ class Hub:
         if kind == "person":
             if self.present(room.id, seat):
                 return
-            gone = self.away.get((room.id, seat))
-            if gone is None:  # never here since this process started, or since the room was made
-                made = time.monotonic() - max(0.0, time.time() - room.row.created)
-                gone = max(self.started, made)
-            delay = max(delay, self.settings.takeover - (time.monotonic() - gone))
+            delay = max(delay, self.settings.takeover - (time.monotonic() - self.gone(room, seat)))
             kind = TAKEOVER if room.game.strategy is not None else "bot"
         task = asyncio.create_task(self._move(room, room.v, seat, kind, delay))
         self.tasks[room.id] = (room.v, task)
+
+    def gone(self, room: Room, seat: int) -> float:
+        """When (time.monotonic()) the person of ``seat`` was last seen: when his last socket
+        closed, or, never here since this process started or since the room was made, the
+        later of those two."""
+        gone = self.away.get((room.id, seat))
+        if gone is None:
+            made = time.monotonic() - max(0.0, time.time() - room.row.created)
+            gone = max(self.started, made)
+        return gone
+
+    def stands_in(self, room: Room, seat: int) -> bool:
+        """Whether a bot plays for the person of ``seat`` now: he is away longer than the
+        takeover time (what the seats frame says as ``stand_in``)."""
+        if room.kind(seat) != "person" or self.present(room.id, seat):
+            return False
+        return time.monotonic() - self.gone(room, seat) >= self.settings.takeover
 
     async def _move(self, room: Room, v: int, seat: int, kind: str, delay: float) -> None:
         cancelled = False

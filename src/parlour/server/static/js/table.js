@@ -7,14 +7,14 @@
 // gives (games.js); it draws the board, the seat's controls and the game's words (see plain.js
 // for the functions a board may export, each with the plain board's as its default).
 
-import { $, announce, h, showError } from "./dom.js";
+import { $, $$, announce, h, showError } from "./dom.js";
 import { isFourColour, setFourColour } from "./cards.js";
 import { t } from "./i18n.js";
 import { entryWords, refusalWords } from "./words.js";
-import { rulesPanel } from "./rules.js";
+import { rulesBody } from "./rules.js";
 import { endScreen, fetchSeed } from "./end.js";
 import { loadGame } from "./games.js";
-import { rememberFocus, restoreFocus } from "./kit.js";
+import { rememberFocus, rememberPlaces, restoreFocus, restorePlaces, wasOpen } from "./kit.js";
 
 const TOKEN_KEY = (room) => `parlour.token.${room}`;
 const LOG_SHOWN = 300;
@@ -30,6 +30,8 @@ export function openTable(root, roomId) {
     history.replaceState(null, "", location.pathname + location.search);
   }
   const token = sessionStorage.getItem(TOKEN_KEY(roomId));
+  // The table is one screen: the page does not scroll, its parts do (app.css, "Table").
+  document.body.classList.add("at-table");
   const table = new Table(root, roomId, token);
   table.connect();
   // Back on the network (or back in the tab after a phone slept): reconnect now, not later.
@@ -53,6 +55,9 @@ class Table {
     this.sound = localStorage.getItem("parlour.sound") === "1";
     this.records = {};
     this.ui = {}; // board modules keep their open menus and dialogs here
+    // What a person opened or scrolled (sheets, <details>, the board, the log), put back after
+    // every drawing (kit.js rememberPlaces): kept across deals, unlike this.ui.
+    this.places = null;
     this.game = null; // { info, board, words } once loaded
     this.clockAt = 0; // Date.now() when the frame's clock was received
     this.clockTimer = 0;
@@ -86,6 +91,9 @@ class Table {
       this.closedForGood = true;
       if (event.code === 4401) sessionStorage.removeItem(TOKEN_KEY(this.roomId));
       showError(t(fatal[event.code]));
+      const error = $("#error");
+      if (error && this.el.contains(error)) document.body.insertBefore(error, $("#announce"));
+      document.body.classList.remove("at-table");
       this.el.textContent = "";
       this.el.append(h("p", {}, h("a", { href: "/", text: t("table.to_lobby") })));
       return;
@@ -123,7 +131,7 @@ class Table {
           this.render();
         }).catch((err) => showError(t("error.load", { why: String(err && err.message ? err.message : err) })));
       }
-      if (this.fresh.length && this.game) this.tell(this.fresh);
+      if (this.fresh.length && this.game) this.tell(this.fresh, previous);
       this.render();
       if (this.actedAt) { // from this seat's move to the page showing it: "parlour move"
         performance.measure("parlour move", { start: this.actedAt });
@@ -137,7 +145,10 @@ class Table {
       this.pending = null;
       // The rules' refusal in the game's words for the frame's key (the server's English
       // message without one), after what kind of refusal it is, in the chosen language.
-      if (msg.code !== "stale") showError(refusalWords(msg, this.game && this.game.words));
+      // Said next to the hand (#error sits in the dock), naming the players by their names.
+      if (msg.code !== "stale") {
+        showError(refusalWords(msg, this.game && this.game.words, (s) => this.seatName(s)));
+      }
       if (msg.code === "unauthorized" && !this.frame) {
         showError(t("error.bad_link"));
       }
@@ -182,6 +193,12 @@ class Table {
     return s ? s.name : t("player", { n: seat + 1 });
   }
 
+  /** The name of `seat`, or null for no seat of this room (refusals name seats by number). */
+  seatName(seat) {
+    const s = this.frame && this.frame.seats[seat];
+    return s ? s.name : null;
+  }
+
   words(entry) {
     return entryWords(entry, this.context());
   }
@@ -205,14 +222,16 @@ class Table {
     return words.has("game.title") ? words.w("game.title") : this.game.info.title;
   }
 
-  tell(entries) {
+  tell(entries, previous) {
     const mine = this.frame.seat;
     for (const entry of entries) {
       if (entry.seat === mine && entry.kind === "action") continue;
       const text = this.words(entry).join(" ");
       if (text) announce(text);
     }
-    if (this.sound && this.frame.to_move === mine && mine !== null && !this.frame.over) beep();
+    // The sound, where chosen, once a turn: when the turn comes to this seat, not at every update.
+    const mineIn = (f) => Boolean(f) && mine !== null && f.to_move === mine && !f.over;
+    if (this.sound && mineIn(this.frame) && !mineIn(previous)) beep();
   }
 
   // -- drawing ---------------------------------------------------------------------------------
@@ -238,6 +257,8 @@ class Table {
     const ctx = this.context();
     const board = ctx.board;
     const focus = rememberFocus(this.el);
+    this.places = rememberPlaces(this.el, this.places);
+    const error = document.getElementById("error"); // it may sit in the dock: kept, moved again
     this.el.textContent = "";
     this.el.dataset.v = String(f.v);
     this.el.dataset.seat = f.seat === null ? "spectator" : String(f.seat);
@@ -245,29 +266,100 @@ class Table {
     this.el.classList.toggle("my-turn", ctx.myTurn);
     const status = this.statusText();
     document.title = `${ctx.myTurn ? "● " : ""}${status} · ${this.title()} · Parlour`;
+    // One screen (app.css, "Table"): the head (whose turn, the clock), the toolbar of sheets,
+    // the seats, the board (it scrolls in itself when it must), the dock at the bottom (the
+    // refusal next to the hand, votes, the seat's controls, the notation box); the log, the
+    // rules, the settings and the board's own sheets (table penalties) open from the toolbar
+    // (a side column on a wide screen).
+    const controls = board.controls(ctx);
+    const sheets = [this.logSheet(), this.rulesSheet(ctx), this.settingsSheet(ctx),
+      ...boardSheets(controls)].filter(Boolean);
+    const dock = h("div.dock", { "data-keep-scroll": "dock" },
+      this.proposals(ctx),
+      controls,
+      f.seat !== null && !f.over ? this.notationForm(ctx) : null);
     this.el.append(
       h("div.table-head", {},
         h("h1", {}, this.title(), " ", h("span.room", { text: t("table.room", { room: this.roomId }) })),
         h("p#status.status", { text: status }),
         this.clockLine()),
-      h("div.main-col", {},
-        h("section.seats-area", { "aria-label": t("table.players") }, this.seatList(ctx)),
-        this.proposals(ctx),
+      h("nav.sheets", { "aria-label": t("table.sheets") }, sheets),
+      h("section.seats-area", { "aria-label": t("table.players") }, this.seatList(ctx)),
+      h("div.table-middle", { "data-keep-scroll": "middle" },
         board.board(ctx),
-        f.abandoned ? abandonedNote() : f.over ? endScreen(this, ctx) : null,
-        board.controls(ctx),
-        f.seat !== null && !f.over ? this.notationForm(ctx) : null),
-      h("div.side-col", {},
-        h("section.log-area", { "aria-labelledby": "log-title" },
-          h("h2", { id: "log-title", text: t("table.log") }),
-          this.logList()),
-        rulesPanel(ctx.words),
-        this.settings(ctx)),
+        f.abandoned ? abandonedNote() : f.over ? endScreen(this, ctx) : null),
+      dock,
     );
+    // The refusal of a move is said where the finger is: #error (role=alert) sits at the top of
+    // the dock, above the hand.
+    if (error) dock.prepend(error);
+    fitHand(dock);
+    this.keepOneSheet();
+    restorePlaces(this.el, this.places);
+    this.showMover();
     restoreFocus(this.el, focus);
-    const log = $("#log", this.el);
-    if (log) log.scrollTop = log.scrollHeight;
     performance.measure("parlour render", { start: began });
+  }
+
+  /** On a narrow screen one sheet is open at a time: opening one closes the others. */
+  keepOneSheet() {
+    const sheets = $$("details.sheet", this.el);
+    for (const sheet of sheets) {
+      sheet.addEventListener("toggle", () => {
+        if (!sheet.open || !narrow()) return;
+        for (const other of sheets) if (other !== sheet && other.open) other.open = false;
+      });
+      sheet.addEventListener("keydown", (event) => {
+        if (event.key !== "Escape" || !sheet.open || !narrow()) return;
+        sheet.open = false;
+        $("summary", sheet).focus();
+      });
+    }
+  }
+
+  /** The seat to move in sight in the strip of seats (it scrolls sideways on a phone). */
+  showMover() {
+    const list = $("#seat-list", this.el);
+    const mover = list && $(".seat.to-move", list);
+    if (!mover || list.scrollWidth <= list.clientWidth) return;
+    const left = mover.getBoundingClientRect().left - list.getBoundingClientRect().left + list.scrollLeft;
+    if (left < list.scrollLeft) list.scrollLeft = left;
+    else if (left + mover.offsetWidth > list.scrollLeft + list.clientWidth) {
+      list.scrollLeft = left + mover.offsetWidth - list.clientWidth;
+    }
+  }
+
+  /** A sheet of the toolbar: a <details> whose summary is the toolbar's button and whose body
+   * is a bottom sheet on a phone, a panel of the side column on a wide screen; `short` is the
+   * button's word on a phone where `label` is long. */
+  sheet(name, label, body, { open = false, short = null } = {}) {
+    return h("details.sheet", { class: `sheet-${name} ${name}`, "data-sheet": name,
+      open: wasOpen(this.places, `sheet:${name}`, open) },
+      h("summary", { id: `sheet-${name}` }, short
+        ? [h("span.wide-only", { text: label }), h("span.narrow-only", { text: short })] : label),
+      sheetBody(name, label, body));
+  }
+
+  logSheet() {
+    const sheet = this.sheet("log", t("table.log"), this.logList(), { open: !narrow() });
+    // Opened, it shows the latest entries (unless it was left scrolled back).
+    sheet.addEventListener("toggle", () => {
+      const log = $("#log", sheet);
+      const was = this.places && this.places.scroll.log;
+      if (sheet.open && log && (!was || was.end)) log.scrollTop = log.scrollHeight;
+    });
+    return sheet;
+  }
+
+  rulesSheet(ctx) {
+    const rules = rulesBody(ctx.words);
+    if (!rules) return null;
+    return this.sheet("rules", t("rules.title", { game: ctx.w("rules.title") }), rules,
+      { short: t("table.rules") });
+  }
+
+  settingsSheet(ctx) {
+    return this.sheet("settings", t("table.settings"), this.settings(ctx));
   }
 
   // -- the agreed time -------------------------------------------------------------------------
@@ -323,7 +415,11 @@ class Table {
 
   renderSeats() {
     const list = $("#seat-list", this.el);
-    if (list && this.frame && this.game) list.replaceWith(this.seatList(this.context()));
+    if (!list || !this.frame || !this.game) return;
+    const left = list.scrollLeft;
+    const fresh = this.seatList(this.context());
+    list.replaceWith(fresh);
+    fresh.scrollLeft = left;
   }
 
   statusText() {
@@ -338,20 +434,26 @@ class Table {
   seatList(ctx) {
     const f = this.frame;
     const items = f.seats.map((s) => {
-      const bits = [];
-      if (s.kind !== "person") bits.push(t(`kind.${s.kind}`));
-      else bits.push(s.connected ? t("table.here") : t("table.away"));
-      if (s.seat === f.seat) bits.push(t("table.you"));
+      let kind;
+      if (s.kind !== "person") kind = shortKind(t(`kind.${s.kind}`));
+      else if (s.connected) kind = t("table.here");
+      else if (s.stand_in) kind = t("table.stand_in", { name: s.name });
+      else kind = t("table.away");
       const extra = ctx.board.seatFacts(ctx, s.seat) || [];
+      const mover = s.seat === f.to_move && !f.over;
       return h("li.seat", {
-        class: `seat${s.seat === f.to_move && !f.over ? " to-move" : ""}${s.seat === f.seat ? " me" : ""}`,
+        class: `seat${mover ? " to-move" : ""}${s.seat === f.seat ? " me" : ""}${s.stand_in ? " stand-in" : ""}`,
         "data-player": s.seat,
+        title: s.kind !== "person" ? t(`kind.${s.kind}`) : null,
       },
-      h("span.seat-name", { text: s.name }),
-      h("span.seat-kind", { text: bits.join(" · ") }),
-      extra.map((x) => (x instanceof Node ? x : h("span.fact", { text: x }))));
+      h("span.seat-name", {}, s.name,
+        // "you" in words (the match table's ★ marks a winner, never this seat)
+        s.seat === f.seat ? [" ", h("span.you-mark", { text: t("table.you") })] : null,
+        mover ? h("span.sr-only", { text: ` (${t("table.to_move")})` }) : null),
+      h("span.seat-facts", {}, h("span.seat-kind", { text: kind }),
+        extra.map((x) => (x instanceof Node ? x : h("span.fact", { text: x })))));
     });
-    return h("ul#seat-list.seat-list", {}, items);
+    return h("ul#seat-list.seat-list", { "data-keep-scroll": "seats" }, items);
   }
 
   logList() {
@@ -365,7 +467,8 @@ class Table {
       items.push(h("li", { class: entry.seat === this.frame.seat ? "mine" : "" },
         words.map((w) => h("span", { text: w }))));
     }
-    return h("ol#log.log", { tabindex: "0", "aria-label": t("table.log") }, items);
+    return h("ol#log.log", { tabindex: "0", "aria-label": t("table.log"), "data-keep-scroll": "log",
+      "data-keep-end": "" }, items);
   }
 
   notationForm(ctx) {
@@ -374,8 +477,9 @@ class Table {
       "aria-describedby": "notation-help", enterkeyhint: "send",
     });
     const form = h("form#notation-form.notation", {},
-      h("label", { for: "notation", text: t("table.notation") }),
-      h("div.row", {}, input, h("button.secondary", { type: "submit", text: t("table.play") })),
+      h("div.row", {},
+        h("label", { for: "notation", text: t("table.notation") }),
+        input, h("button.secondary", { type: "submit", text: t("table.play") })),
       ctx.has("ui.notation") ? h("p#notation-help.help", { text: ctx.w("ui.notation") }) : null);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -427,12 +531,77 @@ class Table {
       localStorage.setItem("parlour.sound", this.sound ? "1" : "0");
       if (this.sound) beep();
     });
-    return h("details.settings", {},
-      h("summary", { text: t("table.settings") }),
+    return h("div.settings", {},
       h("label.check", {}, four, h("span", { text: t("table.four_colour") })),
       h("label.check", {}, sound, h("span", { text: t("table.sound") })),
       ctx.board.settings ? ctx.board.settings(ctx) : null);
   }
+}
+
+/** Whether the screen is narrow (a phone): the sheets are bottom sheets, one open at a time. */
+function narrow() {
+  return !matchMedia("(min-width: 900px)").matches;
+}
+
+/** A sheet's body: its title and a button that closes it, then what it holds. */
+function sheetBody(name, label, body) {
+  return h("div.sheet-body", { "data-keep-scroll": `sheet-${name}` },
+    h("div.sheet-top", {},
+      h("h2", { text: label }),
+      h("button.link.sheet-close", { type: "button", "aria-label": t("table.close_sheet", { what: label }),
+        text: t("table.close"), onclick: (event) => closeSheet(event.target) })),
+    body);
+}
+
+function closeSheet(button) {
+  const sheet = button.closest("details");
+  if (!sheet) return;
+  sheet.open = false;
+  $("summary", sheet).focus();
+}
+
+/** The parts of a board's controls that are no move of the seat now (a <details
+ * class="penalties">, a game's table penalties, or any part marked data-sheet="NAME" with
+ * data-sheet-label): each becomes a sheet of the toolbar, its summary the toolbar's button, so
+ * the dock keeps only the moves. */
+function boardSheets(controls) {
+  if (!controls) return [];
+  const out = [];
+  for (const part of $$("details.penalties, [data-sheet]", controls)) {
+    if (part.closest(".sheet") || out.some((x) => x.contains(part))) continue;
+    const details = part.tagName === "DETAILS" ? part : null;
+    const summary = details && $(":scope > summary", details);
+    const name = part.dataset.sheet || (details ? "penalties" : "board");
+    const label = summary ? summary.textContent : part.dataset.sheetLabel || name;
+    const sheet = details || h("details", {}, h("summary", { text: label }));
+    const body = sheetBody(name, label, null);
+    if (details) {
+      for (const child of Array.from(details.childNodes)) if (child !== summary) body.append(child);
+    } else {
+      body.append(part); // out of the controls
+    }
+    const head = $(":scope > summary", sheet);
+    if (!head.id) head.id = `sheet-${name}`;
+    sheet.classList.add("sheet", `sheet-${name}`);
+    sheet.dataset.sheet = name;
+    sheet.append(body);
+    sheet.remove();
+    out.push(sheet);
+  }
+  return out;
+}
+
+/** The hand in two rows where it can: how many cards a row holds (app.css sizes them). */
+function fitHand(dock) {
+  const hand = $("#hand", dock);
+  if (!hand) return;
+  const n = hand.querySelectorAll("[data-card]").length;
+  hand.style.setProperty("--per-row", String(n <= 7 ? Math.max(n, 5) : Math.max(7, Math.ceil(n / 2))));
+}
+
+/** "Bot: easy" of "Bot: easy (rules of thumb, careless)": a seat's kind in the strip. */
+function shortKind(text) {
+  return text.replace(/\s*\([^)]*\)\s*$/, "");
 }
 
 /** In place of the end screen: an abandoned room (nobody came for days) ended unfinished. */

@@ -50,12 +50,50 @@ function eventWords(e, ctx) {
  * in the chosen language, else the server's English message; after the kind of refusal
  * (`reject.CODE`) unless that says the same. Where the kind is a whole sentence ("It is not
  * your turn.") and the refusal has no words in a language other than English, the kind alone
- * is said, never an English detail after it. */
-export function refusalWords(msg, words) {
+ * is said, never an English detail after it. With `name` (a seat's number to its player's name,
+ * null for no seat of the room), a seat the refusal names by its label ("Player 2", "{card} is
+ * not in Player {player}'s hand") is named by its player's name instead. */
+export function refusalWords(msg, words, name = null) {
   const keyed = Boolean(msg.key && words && words.has(msg.key));
-  const said = keyed ? words.w(msg.key, msg.values || {}) : msg.message;
+  const said = keyed ? namedRefusal(words, msg.key, msg.values || {}, name) : namedMessage(msg.message || "", name);
   const kind = has(`reject.${msg.code}`) ? t(`reject.${msg.code}`) : "";
   if (!keyed && kind.endsWith(".") && language() !== "en") return kind;
   const same = kind.replace(/[:.]$/, "") === said.replace(/[:.]$/, "");
   return same || !kind ? said : `${kind} ${said}`;
+}
+
+const MARK = /\u0001(\w+)\u0002/g;
+
+/** The game's sentence for a refusal, each "Player {player}" in it (the seat label of the
+ * chosen language, or English's, in any of its forms: Romanian's "Jucătorului") the player's
+ * name; a number that is no seat of the room stays a number. */
+function namedRefusal(words, key, values, name) {
+  if (!name) return words.w(key, values);
+  const marked = { ...values };
+  for (const [k, v] of Object.entries(values)) {
+    if (k !== "count" && /^\d+$/.test(String(v))) marked[k] = `\u0001${k}\u0002`;
+  }
+  const label = t("player", { n: "" }).trim();
+  const stems = [...new Set([label, "Player"])].map((w) => escapeRegExp(w.slice(0, Math.max(3, w.length - 2))));
+  const seatWord = new RegExp(`(${stems.join("|")})(\\p{L}*)\\s+\u0001(\\w+)\u0002`, "gu");
+  return words.w(key, marked)
+    .replace(seatWord, (all, stem, rest, k) => {
+      const who = name(Number(values[k]) - 1);
+      if (who === null || who === undefined) return all;
+      return `${stem}${rest}` === label || `${stem}${rest}` === "Player" ? who : t("table.seat_oblique", { name: who });
+    })
+    .replace(MARK, (all, k) => String(values[k]));
+}
+
+/** The server's English message with "Player 2" the name of that seat's player. */
+function namedMessage(message, name) {
+  if (!name) return message;
+  return message.replace(/\bPlayer (\d+)\b/g, (all, n) => {
+    const who = name(Number(n) - 1);
+    return who === null || who === undefined ? all : who;
+  });
+}
+
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
