@@ -59,23 +59,27 @@ _NEEDED = """() => {
     const r = e.getBoundingClientRect();
     const where = `${what} at ${Math.round(r.left)},${Math.round(r.top)}-` +
                   `${Math.round(r.right)},${Math.round(r.bottom)}`;
-    if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
+    const out_ = r.top < -0.5 || r.left < -0.5;
+    if (out_ || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
       out.push(`${where}: outside the ${innerWidth}x${innerHeight} window`);
       return;
     }
     const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
     if (!hit || !(e === hit || e.contains(hit)))
-      out.push(`${where}: covered or scrolled away (the middle shows ${hit ? hit.tagName + '.' + hit.className : 'nothing'})`);
+      out.push(`${where}: covered or scrolled away (its middle shows ` +
+               `${hit ? hit.tagName + '.' + hit.className : 'nothing'})`);
   };
   const status = document.querySelector('#status');
   if (status) check(status, `#status "${status.innerText.trim()}"`); else out.push('no #status');
-  for (const c of document.querySelectorAll('#hand [data-card]')) check(c, `hand card ${c.dataset.card}`);
+  for (const c of document.querySelectorAll('#hand [data-card]'))
+    check(c, `hand card ${c.dataset.card}`);
   const moves = Array.from(document.querySelectorAll('[data-action]')).filter(seen);
   for (const b of moves) check(b, `move ${b.dataset.action}`);
   return {problems: out, moves: moves.length, scrollY: window.scrollY,
           height: document.scrollingElement.scrollHeight, window: innerHeight};
 }"""
 _ACTIONS = "() => Array.from(document.querySelectorAll('[data-action]'), (e) => e.dataset.action)"
+_HAND = "() => Array.from(document.querySelectorAll('#hand [data-card]'), (e) => e.dataset.card)"
 _AT_REST = "() => (document.documentElement.dataset.moving ?? '0') === '0'"
 
 
@@ -104,7 +108,9 @@ def contexts(browser: Browser) -> Iterator[dict[str, BrowserContext]]:
             context.close()
 
 
-def seat_page(contexts: dict[str, BrowserContext], size: str, room: dict[str, Any], game: str) -> Table:
+def seat_page(
+    contexts: dict[str, BrowserContext], size: str, room: dict[str, Any], game: str
+) -> Table:
     """Seat 0's page of ``room`` at ``size``, once it is seat 0's turn."""
     touch = SIZES[size][0] == "phone"
     table = Table(contexts[size], f"{game} Ann at {size}", 0, touch=touch)
@@ -142,10 +148,11 @@ def test_the_turn_the_hand_and_the_moves_are_on_one_screen(
         SCREENSHOTS.mkdir(exist_ok=True)
         kind = SIZES[size][0]
         page.screenshot(path=str(SCREENSHOTS / f"{kind}-{game}-{size}.png"), animations="disabled")
-        if game == "beor":
-            # A card chosen: the moves it offers (its bases) are in sight too.
-            card = page.locator("#hand [data-card].playable").first
-            table.press(card)
+        # BEOR: a card chosen (one that does not play at once), the moves it offers are in
+        # sight too.
+        choose = page.locator("#hand [data-card].playable:not([data-action])")
+        if game == "beor" and choose.count():
+            table.press(choose.first)
             wait_js(
                 page,
                 "() => Array.from(document.querySelectorAll('[data-action]'))"
@@ -221,9 +228,7 @@ def test_a_refused_typed_move_is_said_next_to_the_hand_with_names(
     table = seat_page(contexts, "390x844", rooms["beor"], "beor")
     page = table.page
     try:
-        hand = set(page.evaluate(
-            "() => Array.from(document.querySelectorAll('#hand [data-card]'), (e) => e.dataset.card)"
-        ))  # fmt: skip
+        hand = set(page.evaluate(_HAND))
         card = next(f"{r}{s}" for s in "SHDC" for r in "A23456789TJQK" if f"{r}{s}" not in hand)
         table.play(f"{card}>red", notation=True)
         wait_js(
@@ -241,7 +246,8 @@ def test_a_refused_typed_move_is_said_next_to_the_hand_with_names(
             f"#error ({text!r}) is drawn at {box}, outside the 390x844 window"
         )
         hit = page.evaluate(
-            """() => { const e = document.querySelector('#error'); const r = e.getBoundingClientRect();
+            """() => { const e = document.querySelector('#error');
+                 const r = e.getBoundingClientRect();
                  const hit = document.elementFromPoint(r.left + 4, (r.top + r.bottom) / 2);
                  return hit !== null && (hit === e || e.contains(hit)); }"""
         )
