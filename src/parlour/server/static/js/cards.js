@@ -135,6 +135,11 @@ export function backSvg() {
     + '<rect x="7" y="7" width="86" height="126" rx="5" fill="url(#' + id + ')"/></svg>';
 }
 
+/** The size class of a card shown small that must still be read (a card known in a hand or a
+ * stock, a hand revealed at the end): 44 to 64 CSS px wide (app.css). No face-up card is drawn
+ * under 40 px wide, whatever its class ("tiny", "mini"). */
+export const LEGIBLE = "legible";
+
 /** A face-up card as a button (a move or a choice) or, with `button: false`, a picture. */
 export function cardEl(card, { button = false, action = null, extra = "", label = null } = {}) {
   const name = label || cardName(card);

@@ -1,11 +1,18 @@
-// The end of a deal: the outcome in words (the board's outcomeWords), the board's score table,
-// the match so far, the rematch button, the link to the deal's replay and review (replay.js), and
-// the fairness check: the seed, revealed now, against the commitment the page showed before the
-// first card.
+// The end of a deal: the outcome in words (a win shared by several players said to be shared,
+// then the board's outcomeWords), Play again and the link to the deal's replay and review
+// (replay.js), the board's score table, every hand face up, the match so far, and the fairness
+// check: the seed, revealed now, against the commitment the page showed before the first card.
+//
+// Every hand: from the last view where it holds them all ("hands", one list a seat), else from
+// the deal's last position (GET /api/rooms/ROOM/replay?seat=all: a finished deal hides nothing),
+// fetched once; the table is drawn again when they come. A board that lays out the end itself exports endHands(ctx, hands): it
+// returns what to show in their place, or null when its own board shows them already.
 
 import { h } from "./dom.js";
+import { LEGIBLE, cardEl } from "./cards.js";
 import { t } from "./i18n.js";
 import { replayHref } from "./myrooms.js";
+import * as plain from "./plain.js";
 
 export function endScreen(table, ctx) {
   const f = table.frame;
@@ -16,15 +23,21 @@ export function endScreen(table, ctx) {
   const asked = new Set(f.rematch || []);
   const iAsked = f.seat !== null && asked.has(f.seat);
   const file = `parlour-${game}-${table.roomId}-${f.deal + 1}.json`;
+  const winners = outcome.winners || [];
+  const shared = sharedWin(winners, ctx);
   return h("section#end.end", { "data-outcome": outcome.result || "", "aria-labelledby": "end-title" },
     h("h2", { id: "end-title", text: t("end.title") }),
-    h("p.result", { text: ctx.board.outcomeWords(outcome, ctx) }),
-    ctx.board.scoreTable ? ctx.board.scoreTable(outcome, ctx) : null,
-    matchTable(f),
+    shared ? h("p.shared-win", { "data-winners": winners.join(" "), text: shared }) : null,
+    // The plain board's sentence names one winner: a shared win is said above instead.
+    shared && ctx.board.outcomeWords === plain.outcomeWords ? null
+      : h("p.result", { text: ctx.board.outcomeWords(outcome, ctx) }),
     h("div.row", {},
       f.seat !== null ? h("button#rematch.primary", { type: "button", disabled: iAsked, onclick: () => table.rematch(),
         text: iAsked ? t("end.rematch_waiting", { n: people.length - asked.size }) : t("end.rematch") }) : null,
       h("a#replay-link.button", { href: replayHref(table.roomId, f.deal, f.seat), text: t("end.replay") })),
+    ctx.board.scoreTable ? ctx.board.scoreTable(outcome, ctx) : null,
+    everyHand(ctx, handsAtEnd(table, f)),
+    matchTable(f),
     h("div.seed", {},
       h("h3", { text: t("end.fair") }),
       seed ? [
@@ -36,6 +49,38 @@ export function endScreen(table, ctx) {
           download: file, text: t("end.download") })),
         h("p.small", {}, t("end.verify"), " ", h("code", { text: `parlour verify ${file}` })),
       ] : h("p", { text: t("end.loading_seed") })));
+}
+
+/** "Bo and Ana share the win." ("You and Bo ..."): a win of several players; null for one. */
+export function sharedWin(winners, ctx) {
+  if (winners.length < 2) return null;
+  const mine = ctx.seat !== null && ctx.seat !== undefined && winners.includes(ctx.seat);
+  const others = winners.filter((s) => s !== ctx.seat).map((s) => ctx.name(s));
+  const names = mine ? [t("end.you_name"), ...others] : others;
+  const listed = names.length < 2 ? names.join("")
+    : `${names.slice(0, -1).join(", ")} ${t("and")} ${names[names.length - 1]}`;
+  return t(mine ? "end.share_you" : "end.share", { names: listed });
+}
+
+/** Every seat's cards at the end, or null while they are not known yet. */
+function handsAtEnd(table, f) {
+  const fits = (hands) => Array.isArray(hands) && hands.length === f.seats.length
+    && hands.every((hand) => Array.isArray(hand) && hand.every((c) => typeof c === "string"));
+  if (f.view && fits(f.view.hands)) return f.view.hands;
+  const hands = fetchHands(table, f.deal);
+  return fits(hands) ? hands : null;
+}
+
+function everyHand(ctx, hands) {
+  if (!hands) return null;
+  if (ctx.board.endHands) return ctx.board.endHands(ctx, hands);
+  return h("section.end-hands", { "aria-labelledby": "end-hands-title" },
+    h("h3", { id: "end-hands-title", text: t("end.hands") }),
+    hands.map((hand, seat) => h("div.end-hand", { "data-hand-of": seat },
+      h("h4", {}, ctx.name(seat), seat === ctx.seat ? ` (${t("table.you")})` : "",
+        h("span.small", { text: ` · ${t("cards_in_hand", { n: hand.length })}` })),
+      hand.length ? h("div.end-cards", { class: hand.length > 8 ? "fan" : "" },
+        hand.map((card) => cardEl(card, { extra: LEGIBLE }))) : null)));
 }
 
 function matchTable(f) {
@@ -66,6 +111,27 @@ export async function fetchSeed(roomId, deal, commitment) {
   const entry = { seed: digits[1] };
   entry.checked = await checkCommitment(entry.seed, commitment);
   return entry;
+}
+
+const lastHands = new Map(); // "ROOM DEAL" -> every hand at the end, null (none), or a promise
+
+/** Every hand in finished deal `deal`'s last position (nothing is hidden any more), fetched once;
+ * the table is drawn again when they come. */
+function fetchHands(table, deal) {
+  const key = `${table.roomId} ${deal}`;
+  if (lastHands.has(key)) {
+    const found = lastHands.get(key);
+    return found instanceof Promise ? null : found;
+  }
+  const url = `/api/rooms/${encodeURIComponent(table.roomId)}/replay?deal=${deal}&seat=all`;
+  lastHands.set(key, fetch(url).then((response) => (response.ok ? response.json() : null))
+    .then((body) => (body && body.full && Array.isArray(body.full.hands) ? body.full.hands : null))
+    .catch(() => null)
+    .then((hands) => {
+      lastHands.set(key, hands);
+      if (hands && table.frame && table.frame.deal === deal && table.frame.over) table.render();
+    }));
+  return null;
 }
 
 async function checkCommitment(seed, commitment) {

@@ -14,6 +14,7 @@ import { entryWords, refusalWords } from "./words.js";
 import { rulesBody } from "./rules.js";
 import { endScreen, fetchSeed } from "./end.js";
 import { loadGame } from "./games.js";
+import * as motion from "./motion.js";
 import { rememberFocus, rememberPlaces, restoreFocus, restorePlaces, wasOpen } from "./kit.js";
 
 const TOKEN_KEY = (room) => `parlour.token.${room}`;
@@ -257,6 +258,7 @@ class Table {
     const ctx = this.context();
     const board = ctx.board;
     const focus = rememberFocus(this.el);
+    const before = motion.snapshot(this.el); // where the cards were seen: they travel from there
     this.places = rememberPlaces(this.el, this.places);
     const error = document.getElementById("error"); // it may sit in the dock: kept, moved again
     this.el.textContent = "";
@@ -298,6 +300,7 @@ class Table {
     restorePlaces(this.el, this.places);
     this.showMover();
     restoreFocus(this.el, focus);
+    motion.play(this.el, before, this.fresh);
     performance.measure("parlour render", { start: began });
   }
 
