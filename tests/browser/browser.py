@@ -115,8 +115,11 @@ def launch(pw: Playwright) -> Browser:
 
 def new_context(browser: Browser, size: str = "desktop", **extra: Any) -> BrowserContext:
     """A fresh context (its own storage: one person's device) of ``size`` (``phone``: 390x844
-    with touch; ``desktop``: 1280x800), English, with the change recorder in every page."""
-    settings: dict[str, Any] = {"locale": "en-US", **SIZES[size], **extra}
+    with touch; ``desktop``: 1280x800), English, with the change recorder in every page. Its
+    pages get no service worker unless ``service_workers="allow"`` (tests/browser/test_pwa.py):
+    one installed in every context would fetch all the pages' files again behind every test."""
+    settings: dict[str, Any] = {"locale": "en-US", "service_workers": "block"}
+    settings |= {**SIZES[size], **extra}
     context = browser.new_context(**settings)
     context.set_default_timeout(WAIT_MS)
     context.add_init_script(RECORDER_JS)

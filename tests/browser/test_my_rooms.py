@@ -1,7 +1,7 @@
 """ "My rooms" in the lobby, in Chromium: a room made in the lobby and a seat taken through its
-link are listed (game, players, the seat held, what the server says of the room now), with the
-link back and, once a deal is over, its replay (seen from the seat held); a room can be
-forgotten."""
+link are listed (game, players, the seat held, whose turn it is or the last result, from the
+server), with the link back and, once a deal is over, its replay (seen from the seat held); a
+room can be forgotten."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from tests.browser.browser import new_context, wait_js
+from tests.browser.browser import get_json, new_context, wait_js
 from tests.server.client import ServerProcess, create_room, running_server
 
 
@@ -68,7 +68,14 @@ def test_my_rooms_lists_a_room_made_here_links_its_replay_and_forgets_it(
     page.reload()
     replay_link = page.locator(f'a[data-room-replay="{room}"]')
     replay_link.wait_for()
-    assert "won by" in my_room(page, room).inner_text()
+    facts = get_json(f"{quick.url}/api/rooms/{room}")
+    winners = [facts["seats"][s]["name"] for s in facts["match"]["deals"][-1]["winners"]]
+    status = my_room(page, room).locator(f'[data-room-status="{room}"]').inner_text()
+    if len(winners) == 1:  # the result, a tie as a shared win
+        assert status == f"Deal 1 won by {winners[0]}", status
+    else:
+        assert status.startswith("Deal 1: a win shared by ") and all(w in status for w in winners)
+    assert my_room(page, room).get_attribute("data-turn") == "none"
     replay_link.click()
     page.locator('#replay[data-seat="0"][data-step]').wait_for(state="attached")  # its seat
     assert page.locator("select#replay-seat").input_value() == "0"
@@ -100,12 +107,19 @@ def test_a_seat_taken_through_its_link_joins_my_rooms(
     item.wait_for()
     text = item.inner_text()
     assert "Bob" in text and "Player 2" in text and "Ann, Bob, Cy" in text, text
+    # Whose turn it is, from the server: "your turn" for Bob's seat, another player by name.
+    mover = get_json(f"{server.url}/api/rooms/{made['room']}")["to_move"]
+    assert mover in (0, 1, 2)
+    want = "Deal 1: your turn" if mover == 1 else f"Deal 1: {['Ann', 'Bob', 'Cy'][mover]}'s turn"
+    status = item.locator(f'[data-room-status="{made["room"]}"]')
     wait_js(
         page,
-        "(room) => /being played/.test(document.querySelector("
-        '`[data-room-status="${room}"]`).textContent)',
-        made["room"],
-        "the room's status from the server",
+        '([room, want]) => document.querySelector(`[data-room-status="${room}"]`)'
+        ".textContent === want",
+        [made["room"], want],
+        f"the room's status {want!r}",
     )
+    assert item.get_attribute("data-turn") == ("yours" if mover == 1 else "theirs")
+    assert status.is_visible()
     link = item.locator(f'a[data-room-link="{made["room"]}"]').get_attribute("href")
     assert link == made["seats"][1]["link"]

@@ -13,8 +13,8 @@
 - ``GET /healthz``, ``GET /readyz``, ``GET /metrics``: for the host (:mod:`.health`,
   :mod:`.metrics`; the log: :mod:`.logs`).
 - ``/`` (the lobby) and ``/r/ROOM`` (a table): the browser pages, one HTML shell over the ES
-  modules, styles and texts in ``static/`` (served under ``/static``; no build step, nothing
-  from another site: the Content-Security-Policy allows this origin only).
+  modules, styles and texts in ``static/``, and ``/sw.js``, their service worker
+  (:mod:`.pages`).
 
 Errors are ``{"error": {"code", "message"}}`` with a 4xx status. Every answer under ``/api/``
 is sent with ``Cache-Control: no-store`` and ``X-Content-Type-Options: nosniff``, and pages
@@ -31,16 +31,14 @@ import secrets
 import time
 from collections.abc import AsyncIterator
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import segno
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
@@ -58,6 +56,8 @@ from parlour.server.integrity import RoomBroken, check_rooms, failed, storage_er
 from parlour.server.limits import CLOSE, BodyTooLarge, read_body
 from parlour.server.metrics import Metrics, metrics_route
 from parlour.server.names import check_names
+from parlour.server.pages import HEADERS, page_routes
+from parlour.server.pages import STATIC as STATIC  # where it was before
 from parlour.server.protocol import hash_token, new_token
 from parlour.server.replay import replay
 from parlour.server.retention import Policy, Retention
@@ -147,9 +147,7 @@ def create_app(
 
     app = Starlette(
         routes=[
-            Route("/", _index, methods=["GET"]),
-            Route("/r/{room}", _index, methods=["GET"]),
-            Route("/r/{room}/replay/{deal}", _index, methods=["GET"]),
+            *page_routes(),  # the shell, /sw.js, /static (parlour.server.pages)
             route("/api/games", _games, ["GET"]),
             route("/api/rooms", _create, ["POST"]),
             route("/api/rooms/{room}", _room, ["GET"]),
@@ -160,7 +158,6 @@ def create_app(
             Route("/healthz", healthz, methods=["GET"]),
             Route("/readyz", ready.readyz, methods=["GET"]),
             Route("/metrics", partial(metrics_route, metrics), methods=["GET"]),
-            Mount("/static", app=_Static(directory=STATIC), name="static"),
             *board_routes(HEADERS),
         ],
         lifespan=lifespan,
@@ -209,35 +206,6 @@ def _quiet_client_errors() -> None:
     logger = logging.getLogger("uvicorn.error")
     if not any(isinstance(f, _ClientUtf8) for f in logger.filters):
         logger.addFilter(_ClientUtf8())
-
-
-STATIC = Path(__file__).with_name("static")
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
-    "form-action 'self'"
-)
-HEADERS = {
-    "Content-Security-Policy": CSP,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
-
-
-class _Static(StaticFiles):
-    """The pages' files, with the same security headers as the pages and a short cache."""
-
-    async def get_response(self, path: str, scope: Any) -> Response:
-        response = await super().get_response(path, scope)
-        response.headers.update(HEADERS)
-        response.headers["Cache-Control"] = "no-cache"
-        return response
-
-
-async def _index(request: Request) -> Response:
-    """The one HTML shell of the lobby and the tables: ``static/app.js`` reads the path."""
-    html = (STATIC / "index.html").read_text(encoding="utf-8")
-    return HTMLResponse(html, headers={**HEADERS, "Cache-Control": "no-cache"})
 
 
 async def _games(hub: Hub, request: Request) -> Response:
@@ -378,6 +346,7 @@ async def _room(hub: Hub, request: Request) -> Response:
             "deal": room.deal.number,
             "over": room.over,
             "abandoned": room.abandoned,
+            "to_move": room.state.to_move,
             "commitment": room.deal.commitment,
             "match": room.match(),
             "clock": hub.clocks.frame(room),

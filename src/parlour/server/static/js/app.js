@@ -37,9 +37,23 @@ async function start() {
   }
 }
 
+/** The service worker (/sw.js): it keeps the pages' files, so a phone opens them without
+ * waiting on the network, and answers the offline page when the server cannot be reached. Only
+ * where the browser allows one (HTTPS, or this computer); registered once the page has loaded,
+ * so that keeping the files does not hold up the page's first load. The pages work without it. */
+function keepFiles() {
+  if (!window.isSecureContext || !("serviceWorker" in navigator)) return;
+  const register = () => {
+    navigator.serviceWorker.register("/sw.js", { scope: "/", updateViaCache: "none" }).catch(() => {});
+  };
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
+}
+
 function translateShell() {
   $("#lang-label").textContent = t("shell.language");
   $(".brand").setAttribute("aria-label", t("shell.home"));
 }
 
 start();
+keepFiles();

@@ -6,6 +6,7 @@
 
 import { h } from "./dom.js";
 import { gameWords, t } from "./i18n.js";
+import { names } from "./words.js";
 
 const STORE = "parlour.rooms";
 const KEEP = 50;
@@ -103,20 +104,24 @@ function roomItem(r, rerender) {
   return item;
 }
 
-/** What the server says of the room now: its deal and whether it is over, the last result. */
+/** What the server says of the room now: whose turn it is in the deal being played (yours, or
+ * the player's name), the last finished deal's result (a tie as a shared win) and its replay. */
 async function fillStatus(r, status, replay) {
   try {
     const response = await fetch(`/api/rooms/${encodeURIComponent(r.room)}`, { cache: "no-store" });
     if (response.status === 404) { status.textContent = t("rooms.gone"); return; }
     if (!response.ok) { status.textContent = t("error.http", { status: response.status }); return; }
     const info = await response.json();
-    const names = info.seats.map((s) => s.name);
+    const seatNames = info.seats.map((s) => s.name);
     const deals = (info.match && info.match.deals) || [];
     const last = deals[deals.length - 1];
-    const result = last ? t("rooms.result", { deal: last.deal + 1,
-      names: last.winners.map((s) => names[s]).join(", ") || "–" }) : "";
-    status.textContent = info.abandoned ? t("rooms.abandoned") : info.over ? result
-      : [t("rooms.playing", { deal: info.deal + 1 }), result].filter(Boolean).join(" · ");
+    const playing = !info.over;
+    const yours = playing && info.to_move === r.seat;
+    status.textContent = info.abandoned ? t("rooms.abandoned")
+      : [playing ? turnWords(info, r.seat, seatNames) : "", last ? resultWords(last, seatNames) : ""]
+        .filter(Boolean).join(" · ");
+    status.classList.toggle("yours", yours);
+    status.closest("li").dataset.turn = yours ? "yours" : playing ? "theirs" : "none";
     if (last) {
       replay.append(h("a", { href: replayHref(r.room, last.deal, r.seat), "data-room-replay": r.room,
         text: t("rooms.replay", { deal: last.deal + 1 }) }));
@@ -124,4 +129,21 @@ async function fillStatus(r, status, replay) {
   } catch {
     status.textContent = t("error.network");
   }
+}
+
+function turnWords(info, seat, seatNames) {
+  const deal = info.deal + 1;
+  const mover = info.to_move;
+  if (mover === null || mover === undefined) return t("rooms.playing", { deal });
+  if (mover === seat) return t("rooms.your_turn", { deal });
+  return t("rooms.turn_of", { deal, name: seatNames[mover] ?? t("player", { n: mover + 1 }) });
+}
+
+function resultWords(last, seatNames) {
+  const deal = last.deal + 1;
+  const winners = last.winners || [];
+  if (!winners.length) return t("rooms.no_winner", { deal });
+  const listed = names(winners, { name: (s) => seatNames[s] ?? t("player", { n: s + 1 }) });
+  return winners.length > 1 ? t("rooms.shared", { deal, names: listed })
+    : t("rooms.result", { deal, names: listed });
 }
