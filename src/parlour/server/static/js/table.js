@@ -287,7 +287,7 @@ class Table {
         this.clockLine()),
       h("nav.sheets", { "aria-label": t("table.sheets") }, sheets),
       h("section.seats-area", { "aria-label": t("table.players") }, this.seatList(ctx)),
-      h("div.table-middle", { "data-keep-scroll": "middle" },
+      h("div.table-middle", { "data-keep-scroll": "middle", role: "group", "aria-label": t("table.board") },
         board.board(ctx),
         f.abandoned ? abandonedNote() : f.over ? endScreen(this, ctx) : null),
       dock,
@@ -299,6 +299,7 @@ class Table {
     this.keepOneSheet();
     restorePlaces(this.el, this.places);
     this.showMover();
+    reachable(this.el);
     restoreFocus(this.el, focus);
     motion.play(this.el, before, this.fresh);
     performance.measure("parlour render", { start: began });
@@ -423,6 +424,7 @@ class Table {
     const fresh = this.seatList(this.context());
     list.replaceWith(fresh);
     fresh.scrollLeft = left;
+    reachable(this.el);
   }
 
   statusText() {
@@ -592,6 +594,16 @@ function boardSheets(controls) {
     out.push(sheet);
   }
   return out;
+}
+
+/** A part that scrolls (the board on a small screen, the strip of seats) is a tab stop, so
+ * that the keyboard scrolls it too; one that does not, is none. */
+function reachable(root) {
+  for (const el of $$(".table-middle, #seat-list, .dock", root)) {
+    const scrolls = el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
+    if (scrolls) el.tabIndex = 0;
+    else el.removeAttribute("tabindex");
+  }
 }
 
 /** The hand in two rows where it can: how many cards a row holds (app.css sizes them). */
