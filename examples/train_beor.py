@@ -84,16 +84,27 @@ def evaluate(
     first_seed: int = EVAL_SEED,
 ) -> tuple[int, int, int]:
     """Wins, draws and losses of the policy over ``games`` deals, seeds ``first_seed`` on, the
-    policy in seat ``number % 2`` of ``make(seat)`` (by default against the random bot)."""
+    policy in seat ``number % 2`` of ``make(seat)`` (by default against the random bot).
+
+    The deals are played side by side: at each step the policy chooses for every deal still
+    running in one batched call (the network's cost is per call, not per deal), and each deal
+    goes on alone from its own seed, as it would played by itself."""
+    envs = [make(number % 2) for number in range(games)]
+    observations = [env.reset(seed=first_seed + number)[0] for number, env in enumerate(envs)]
+    running = list(range(games))
+    infos: list[dict[str, Any]] = [{} for _ in envs]
+    while running:
+        batch = np.stack([observations[i] for i in running])
+        masks = np.stack([envs[i].action_masks() for i in running])
+        actions, _ = model.predict(batch, action_masks=masks, deterministic=True)
+        still = []
+        for i, action in zip(running, actions, strict=True):
+            observations[i], _, done, _, infos[i] = envs[i].step(int(action))
+            if not done:
+                still.append(i)
+        running = still
     wins = draws = losses = 0
-    for number in range(games):
-        env = make(number % 2)
-        obs, _ = env.reset(seed=first_seed + number)
-        done = False
-        info: dict[str, Any] = {}
-        while not done:
-            action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
-            obs, _, done, _, info = env.step(int(action))
+    for env, info in zip(envs, infos, strict=True):
         if "illegal" in info:
             raise AssertionError(info["illegal"])
         winners = info["outcome"]["winners"]
