@@ -18,7 +18,14 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Response, Route
 
 from parlour.server.pages import STATIC
-from tests.browser.browser import WAIT, new_context, wait_js
+from tests.browser.browser import (
+    SCREENSHOTS,
+    WAIT,
+    axe_problems,
+    new_context,
+    report,
+    wait_js,
+)
 from tests.server.client import ServerProcess, create_room
 
 CACHES_JS = """async () => {
@@ -169,6 +176,9 @@ def test_a_page_opened_offline_shows_the_offline_page(
         retry = page.locator("button#retry")
         assert retry.inner_text() == "Opnieuw proberen" and retry.is_visible()
         assert page.url == url and page.title() == "Parlour: geen verbinding"
+        report([f"offline page: {p}" for p in axe_problems(page)], "axe-core")
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "offline-390x844.png"))
         page.evaluate("() => { window.beforeRetry = true; }")
         retry.click()
         wait_js(
