@@ -385,3 +385,40 @@ def test_ten_players_keep_the_seats_strip_small_and_the_cards_legible(
         page.screenshot(path=str(SCREENSHOTS / "death-10-players-390x844.png"))
     finally:
         context.close()
+
+
+GIVE_TEN_SEED = 166
+"""Ten players: Ann's first turn (after six bots' throws) may throw A♠, twenty drinks to give."""
+
+
+def test_twenty_drinks_for_nine_players_fit_a_small_phone(
+    browser: Browser, server: ServerProcess, seed_file: Path
+) -> None:
+    kinds = ["person"] + ["random"] * 9
+    state, _ = simulate("death", GIVE_TEN_SEED, kinds, [])
+    assert state.to_move == 0 and "AS" in {str(a) for a in state.legal_actions()}
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ivy", "Jo"]
+    body = {"game": "death", "players": 10, "seats": kinds, "names": names}
+    room = room_with_seed(server, seed_file, GIVE_TEN_SEED, body)
+    context = new_context(browser, "phone", viewport={"width": 360, "height": 740})
+    try:
+        table = Table(context, "Ann", 0, touch=True).open(room["seats"][0]["link"])
+        page = table.page
+        my_turn(page)
+        table.play("AS")
+        page.locator("#give").wait_for()
+        assert page.evaluate(LEFT) == "20 drinks left to give"
+        boxes = page.evaluate(
+            """() => [...document.querySelectorAll('#give-split, #give-left, #give .give-row')]
+              .map((e) => { const r = e.getBoundingClientRect();
+                            return [e.id || e.dataset.player, r.top, r.bottom]; })"""
+        )
+        assert len(boxes) == 11, boxes
+        page.screenshot(path=str(SCREENSHOTS / "death-give-ten-360x740.png"))
+        outside = [b for b in boxes if b[1] < 0 or b[2] > 740]
+        assert not outside, f"not inside the 360x740 window: {outside}"
+        table.press(page.locator(".give-row[data-player='9'] [data-action='give 20>P10']"))
+        wait_js(page, "() => !document.querySelector('#give')", None, "the give")
+        assert "Ann gives 20 to Jo" in (page.locator("#log").text_content() or "")
+    finally:
+        context.close()

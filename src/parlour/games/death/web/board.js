@@ -199,8 +199,13 @@ function giveDialog(ctx, gives) {
       return b;
     };
     const all = `give ${owed}>P${seat + 1}`;
+    // Whom to give to is a choice of the game: each row says the drinks its player has taken.
+    const taken = ctx.view.drinks_taken[seat];
+    const sober = soberSeats(ctx.view).has(seat);
     return h("div.give-row", { "data-player": seat },
-      h("span.give-name", { text: who }),
+      h("span.give-name", {}, who,
+        h("span.sr-only", { text: `, ${ctx.w(sober ? "ui.seat.points" : "ui.seat.drinks", { count: taken })}` }),
+        h("span.give-taken", { "aria-hidden": "true", html: GLASS_ICON }, String(taken))),
       step(-1, "ui.give_fewer", "\u2212"),
       input,
       step(1, "ui.give_more", "+"),
@@ -211,8 +216,9 @@ function giveDialog(ctx, gives) {
   const send = h("button#give-split.primary", { type: "submit", text: ctx.w("ui.give_split") });
   const form = h("form#give.give", { "aria-labelledby": "give-title", novalidate: true },
     h("div.give-top", {},
-      h("h3", { id: "give-title", text: ctx.w("ui.give_title", { count: owed }) }),
-      h("p#give-left.give-left", { "aria-live": "polite" }),
+      h("div.give-sum", {},
+        h("h3", { id: "give-title", text: ctx.w("ui.give_title", { count: owed }) }),
+        h("p#give-left.give-left", { "aria-live": "polite" })),
       send),
     h("p#give-note.small", { "aria-live": "polite" }),
     h("div.give-rows", {}, rows));
