@@ -127,7 +127,7 @@ def test_a_finished_room_is_removed_with_its_events_and_review_after_keep_days(
             done = await s.make("done")
             await s.play(done)
             assert done.over and not done.abandoned
-            await s.store.query(ReviewRow.WANT, ("done", 0))
+            await s.store.query(ReviewRow.WANT, ("done", 0, 0.0))
             other = await s.make("other")  # running, watched all along: kept throughout
             watcher = await Socket(s.hub, other, None).join()
             await s.later(29)
@@ -270,7 +270,7 @@ def test_rooms_list_and_prune_by_hand(database: str, capsys: pytest.CaptureFixtu
         async with server(database) as s:
             for name in ("old-done", "new-done"):
                 await s.play(await s.make(name))
-            await s.store.query(ReviewRow.WANT, ("old-done", 0))
+            await s.store.query(ReviewRow.WANT, ("old-done", 0, 0.0))
             await s.play(await s.make("old-idle"), moves=2)
             await s.make("new-idle")
         await _aged(database, {"old-done": 31, "old-idle": 8, "new-done": 2, "new-idle": 1})

@@ -19,13 +19,30 @@ anyone who may see the finished deal (every card is shown then: seats and specta
 - **Progress.** Each judged decision is saved (``done`` of ``total``) and sent to the room's
   sockets on this server as ``{"type": "review", "room", "deal", "status": "running", "done",
   "total"}``; the same frame with ``"status": "ready"`` (or ``failed``) ends it.
-- **Restarts.** At start and every :data:`SWEEP` seconds the store's pending reviews are queued
-  again, and those running in a process silent for :data:`LEASE` seconds (a process making a
-  review reports at least every :data:`HEARTBEAT` seconds; with a single SQLite process every
-  running one, since its process is gone). Several processes on one PostgreSQL database
-  compare their wall clocks here, which are expected to agree within a second or so. A
-  finished deal without any review (a server killed between the deal's end and the asking, or
-  a deal older than reviews) is asked for when someone asks the endpoint for it.
+- **A bounded queue.** A process holds at most :data:`BACKLOG` reviews waiting in memory;
+  the store is the queue. A deal that ends is asked for in the store (a ``pending`` row, with
+  the time it was asked for) and queued in memory; when the queue is full, the oldest review
+  queued there leaves it (it stays pending in the store). The worker takes the reviews someone
+  asked for through the endpoint first, in the order asked, then the newest of the others: when
+  deals end faster than the worker reviews them, the deals just played are reviewed while their
+  players are still at the table, and the older ones wait. An ask through the endpoint always
+  finds a place (the oldest of the others leaves the queue for it), unless the whole queue is
+  reviews asked for that way (the page asks again every second, and gets a place once one is
+  free).
+- **The sweep.** At start and every :data:`SWEEP` seconds (of the hub's time source) the store's
+  pending reviews are queued again, the newest :data:`BACKLOG` of them at most (an indexed
+  query with a ``LIMIT``), and so are those running in a process silent for :data:`LEASE`
+  seconds (a process making a review reports at least every :data:`HEARTBEAT` seconds; with a
+  single SQLite process every running one, since its process is gone). Only reviews asked for
+  within :data:`FRESH` seconds are swept: an older one (a backlog left by a busy hour, or by a
+  server that was down) is made when someone asks for it through the endpoint, and never
+  otherwise. Several processes on one PostgreSQL database compare their wall clocks here,
+  which are expected to agree within a second or so. A finished deal without any review (a
+  server killed between the deal's end and the asking, or a deal older than reviews) is asked
+  for when someone asks the endpoint for it.
+- **A worker that dies** (killed, out of memory) fails the review it was making (``failed``),
+  and is started again for the next review; ``/readyz`` answers 503 while it is dead
+  (:meth:`Reviews.dead`), and lets it go, so the next review starts a new one.
 
 ``GET /api/rooms/ROOM/review[?deal=N]`` (N: the last finished deal by default) answers
 ``{"deal", "status": "pending"|"running"|"ready"|"failed"|"off", "done", "total", "review"}``,
@@ -42,10 +59,10 @@ import math
 import multiprocessing
 import os
 import threading
-import time
 import uuid
+from collections.abc import Callable
 from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -62,7 +79,7 @@ from parlour.server.store import ReviewRow
 if TYPE_CHECKING:
     from parlour.server.hub import Hub
 
-__all__ = ["HEARTBEAT", "LEASE", "OFF", "SWEEP", "Reviews", "review_route"]
+__all__ = ["BACKLOG", "FRESH", "HEARTBEAT", "LEASE", "OFF", "SWEEP", "Reviews", "review_route"]
 
 log = logging.getLogger("parlour.server")
 
@@ -73,7 +90,7 @@ SEED = 0
 """The seed of every review made here (as ``parlour review``'s default)."""
 
 SWEEP = 5.0
-"""Seconds between two looks in the store for reviews nobody is making (one indexed query)."""
+"""Seconds between two looks in the store for reviews nobody is making (indexed queries)."""
 
 HEARTBEAT = 2.0
 """Seconds between two reports of a review being made, at most (each judged decision reports
@@ -83,7 +100,29 @@ LEASE = 10.0
 """Seconds after which a review running in a process that has stopped reporting is taken up
 by another: that process is gone."""
 
+BACKLOG = 100
+"""Reviews waiting in a process's memory at most (the store keeps the others pending)."""
+
+FRESH = 3600.0
+"""Seconds after its asking during which a pending review is taken up by the sweep; an older
+one is made only when someone asks for it through the endpoint."""
+
 Message = tuple[Any, ...]
+Key = tuple[str, int]
+"""A review: its room and deal."""
+
+
+class ReviewWorker(Protocol):
+    """What makes reviews: a :class:`_Worker`, or a test's own."""
+
+    def send(self, job: Message) -> None:
+        """Hand it a review to make: ``(key, game, record, budget, seed)``; it answers in the
+        inbox it was made with: ``("progress", key, done, total)``, then ``("ready", key,
+        review)`` or ``("failed", key, why)``; ``("gone",)`` once it has stopped."""
+
+    def alive(self) -> bool: ...
+
+    async def close(self) -> None: ...
 
 
 def _serve(conn: Connection, server: int) -> None:
@@ -152,6 +191,9 @@ class _Worker:
     def send(self, job: Message) -> None:
         self.conn.send(job)
 
+    def alive(self) -> bool:
+        return self.process.is_alive()
+
     async def close(self) -> None:
         self.process.kill()
         await asyncio.to_thread(self.process.join, 10)
@@ -159,7 +201,8 @@ class _Worker:
 
 
 class Reviews:
-    """The server's reviews: asked for when deals end, made one at a time, kept in the store."""
+    """The server's reviews: asked for when deals end, made one at a time, kept in the store;
+    at most :attr:`backlog` of them wait in memory (:attr:`asked` and :attr:`fresh`)."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -167,12 +210,28 @@ class Reviews:
         self.on = self.spec != OFF
         self.owner = uuid.uuid4().hex
         """This process, as the store's review rows name the one making a review."""
-        self.queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
-        self.queued: set[tuple[str, int]] = set()
+        self.backlog = BACKLOG
+        self.asked: dict[Key, None] = {}
+        """Reviews asked for through the endpoint, waiting: made first, in the order asked."""
+        self.fresh: dict[Key, float] = {}
+        """The other reviews waiting, each with when it was asked for: the newest made first."""
+        self.making: Key | None = None
+        self.wake = asyncio.Event()
         self.inbox: asyncio.Queue[Message] = asyncio.Queue()
-        self.worker: _Worker | None = None
+        self.worker: ReviewWorker | None = None
+        self.spawn: Callable[[asyncio.Queue[Message]], ReviewWorker] = _Worker
+        """What starts a review worker (tests start one of their own)."""
         self.task: asyncio.Task[None] | None = None
         self.asks: set[asyncio.Task[None]] = set()
+
+    @property
+    def queued(self) -> set[Key]:
+        """The reviews waiting in memory (:attr:`backlog` at most), not the one being made."""
+        return {*self.asked, *self.fresh}
+
+    def now(self) -> float:
+        """Wall time, as the hub's time source reads it."""
+        return self.hub.clocks.time.now()
 
     def start(self) -> None:
         if self.on:
@@ -197,35 +256,84 @@ class Reviews:
             self.asks.add(task)
             task.add_done_callback(self.asks.discard)
 
-    async def _ask(self, room: str, deal: int) -> None:
-        await self.hub.store.query(ReviewRow.WANT, (room, deal))
-        self._enqueue((room, deal))
+    async def _ask(self, room: str, deal: int, asked: bool = False) -> None:
+        at = self.now()
+        await self.hub.store.query(ReviewRow.WANT, (room, deal, at))
+        self._enqueue((room, deal), at, asked)
 
-    def _enqueue(self, key: tuple[str, int]) -> None:
-        if key not in self.queued:
-            self.queued.add(key)
-            self.queue.put_nowait(key)
+    def _enqueue(self, key: Key, at: float, asked: bool = False) -> None:
+        """Queue the review in memory: ``asked`` for through the endpoint (made before the
+        others), else one of the others, the oldest of which leaves the queue (staying pending
+        in the store) when it is full. Nothing when the queue is all asked-for reviews."""
+        if key == self.making or key in self.asked or (not asked and key in self.fresh):
+            return
+        if len(self.asked) >= self.backlog:
+            return  # taken up by the sweep, or by its next ask, once there is room
+        if asked:
+            self.fresh.pop(key, None)
+            self.asked[key] = None
+        else:
+            self.fresh[key] = at
+        while len(self.asked) + len(self.fresh) > self.backlog:
+            del self.fresh[min(self.fresh, key=self.fresh.__getitem__)]
+        self.wake.set()
+
+    def _take(self) -> Key | None:
+        """The next review to make: the first asked for, else the newest other; None."""
+        if self.asked:
+            key = next(iter(self.asked))
+            del self.asked[key]
+            return key
+        if self.fresh:
+            key = max(self.fresh, key=self.fresh.__getitem__)
+            del self.fresh[key]
+            return key
+        return None
 
     @property
     def stale(self) -> float:
         """Wall time before which a running review's process is taken for gone."""
-        return time.time() - LEASE if self.hub.store.shared else math.inf
+        return self.now() - LEASE if self.hub.store.shared else math.inf
 
     async def _sweep(self) -> None:
-        _, rows = await self.hub.store.query(ReviewRow.WANTED, (self.stale,))
-        for room, deal in rows:
-            self._enqueue((str(room), int(deal)))
+        """Queue the newest reviews of the store that nobody is making."""
+        since = self.now() - FRESH
+        store, limit = self.hub.store, self.backlog + 1  # + the one being made
+        _, pending = await store.query(ReviewRow.WANTED, (since, limit))
+        _, left = await store.query(ReviewRow.ABANDONED, (since, self.stale, limit))
+        for room, deal, at in (*pending, *left):
+            self._enqueue((str(room), int(deal)), float(at))
+
+    async def _idle(self, seconds: float) -> None:
+        """Wait until a review is queued, or ``seconds`` of the hub's time source pass."""
+        self.wake.clear()
+        waits = [
+            asyncio.ensure_future(self.wake.wait()),
+            asyncio.ensure_future(self.hub.clocks.time.sleep(max(0.0, seconds))),
+        ]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+            await asyncio.gather(*waits, return_exceptions=True)
 
     async def _run(self) -> None:
+        due = -math.inf
         while True:
             try:
-                await self._sweep()
-                with contextlib.suppress(TimeoutError):
-                    key = await asyncio.wait_for(self.queue.get(), SWEEP)
-                    try:
-                        await self._review(*key)
-                    finally:
-                        self.queued.discard(key)
+                if self.now() >= due:
+                    await self._sweep()
+                    due = self.now() + SWEEP
+                key = self._take()
+                if key is None:
+                    await self._idle(due - self.now())
+                    continue
+                self.making = key
+                try:
+                    await self._review(*key)
+                finally:
+                    self.making = None
             except asyncio.CancelledError:
                 raise
             except Exception:  # the store was unreachable a moment: look again later
@@ -234,9 +342,8 @@ class Reviews:
 
     async def _review(self, room: str, deal: int) -> None:
         store = self.hub.store
-        now = time.time()
         _, claimed = await store.query(
-            ReviewRow.CLAIM, (self.owner, now, room, deal, self.owner, self.stale)
+            ReviewRow.CLAIM, (self.owner, self.now(), room, deal, self.owner, self.stale)
         )
         if not claimed:
             return  # made already, or being made by another process
@@ -250,7 +357,7 @@ class Reviews:
             review, total = await self._make(room, deal, record)
         status, text = ("failed", None) if review is None else ("ready", _dumps(review))
         await store.query(
-            ReviewRow.FINISH, (status, text, total, total, time.time(), room, deal, self.owner)
+            ReviewRow.FINISH, (status, text, total, total, self.now(), room, deal, self.owner)
         )
         self._tell(room, deal, status, total, total)
 
@@ -268,19 +375,34 @@ class Reviews:
             return None
         return room.record(deal)
 
+    def worker_lost(self) -> bool:
+        """Whether the review worker has died; it is let go then (the next review starts a new
+        one). Its pipe is closed by its reading thread, which reads the end of it."""
+        worker = self.worker
+        if worker is None or worker.alive():
+            return False
+        log.warning("the review worker process died: the next review starts a new one")
+        self.worker = None
+        return True
+
     async def _make(
         self, room: str, deal: int, record: Record
     ) -> tuple[dict[str, Any] | None, int]:
         """The review made by the worker (None if it failed) and its number of decisions."""
+        self.worker_lost()
         if self.worker is None:
             self.inbox = asyncio.Queue()
-            self.worker = _Worker(self.inbox)
+            self.worker = self.spawn(self.inbox)
+        worker, inbox = self.worker, self.inbox
         key = [room, deal]
-        self.worker.send((key, record.game, record, self.spec, SEED))
+        try:
+            worker.send((key, record.game, record, self.spec, SEED))
+        except OSError:  # it died since the look: its reading thread says so too
+            inbox.put_nowait(("gone",))
         done = total = 0
         while True:
             try:
-                message = await asyncio.wait_for(self.inbox.get(), HEARTBEAT)
+                message = await asyncio.wait_for(inbox.get(), HEARTBEAT)
             except TimeoutError:  # a long decision: this process is still at it
                 await self._report(room, deal, done, total)
                 continue
@@ -289,8 +411,9 @@ class Reviews:
                 log.warning(
                     "room %s: the review worker stopped during deal %s's review", room, deal
                 )
-                await self.worker.close()
-                self.worker = None
+                if self.worker is worker:
+                    self.worker = None
+                await worker.close()
                 return None, total
             if message[1] != key:
                 continue
@@ -306,7 +429,7 @@ class Reviews:
                 return review, total
 
     async def _report(self, room: str, deal: int, done: int, total: int) -> None:
-        now = time.time()
+        now = self.now()
         await self.hub.store.query(ReviewRow.PROGRESS, (done, total, now, room, deal, self.owner))
 
     def _tell(self, room: str, deal: int, status: str, done: int, total: int) -> None:
@@ -319,16 +442,20 @@ class Reviews:
                 conn.send(text)
 
     async def status(self, room: str, deal: int) -> dict[str, Any]:
-        """What the endpoint answers for a finished deal; a review never asked for (the server
-        was killed as the deal ended, or the deal is older than reviews) is asked for now."""
+        """What the endpoint answers for a finished deal. A review not made yet is asked for
+        now, ahead of the reviews nobody asked for (one never asked for, as the server was
+        killed as the deal ended or the deal is older than reviews, first in the store)."""
         _, rows = await self.hub.store.query(ReviewRow.LOAD, (room, deal))
         row = ReviewRow.of(rows[0] if rows else None)
-        if row is not None and (self.on or row.status in ("ready", "failed")):
+        if row is not None and row.status in ("ready", "failed"):
             return _body(deal, row.status, row.done, row.total, row.review)
         if not self.on:
             return _body(deal, OFF, 0, 0, None)
-        await self._ask(room, deal)
-        return _body(deal, "pending", 0, 0, None)
+        if row is None:
+            await self._ask(room, deal, asked=True)
+            return _body(deal, "pending", 0, 0, None)
+        self._enqueue((room, deal), self.now(), asked=True)  # a running one: CLAIM decides
+        return _body(deal, row.status, row.done, row.total, row.review)
 
 
 def _body(

@@ -114,8 +114,9 @@ class ClockRow:
 class ReviewRow:
     """A finished deal's review as kept (:mod:`parlour.server.reviews`): ``status`` is
     ``pending``, ``running`` (``done`` of ``total`` decisions judged), ``ready`` (``review``: the
-    review's JSON) or ``failed``. A running review also names its server process (``owner``)
-    and when that process last reported (``at``, wall time), so that the review of a process
+    review's JSON) or ``failed``. A pending review has the time it was asked for (``at``, wall
+    time): the newest are made first. A running review also names its server process
+    (``owner``) and when that process last reported (``at``), so that the review of a process
     that is gone is taken up again. Its table and queries (``?`` placeholders, one statement
     each) are the same in both stores."""
 
@@ -133,7 +134,7 @@ class ReviewRow:
         CREATE INDEX IF NOT EXISTS reviews_status ON reviews (status, at);
         """
     WANT: ClassVar[str] = (
-        "INSERT INTO reviews (room, deal, status) VALUES (?, ?, 'pending') "
+        "INSERT INTO reviews (room, deal, status, at) VALUES (?, ?, 'pending', ?) "
         "ON CONFLICT (room, deal) DO NOTHING"
     )
     CLAIM: ClassVar[str] = (
@@ -157,8 +158,12 @@ class ReviewRow:
         "SELECT deal, status, done, total, review FROM reviews WHERE room = ? AND deal = ?"
     )
     WANTED: ClassVar[str] = (
-        "SELECT room, deal FROM reviews "
-        "WHERE status = 'pending' OR (status = 'running' AND at < ?) ORDER BY at, room, deal"
+        "SELECT room, deal, at FROM reviews WHERE status = 'pending' AND at >= ? "
+        "ORDER BY at DESC LIMIT ?"
+    )
+    ABANDONED: ClassVar[str] = (
+        "SELECT room, deal, at FROM reviews WHERE status = 'running' AND at >= ? AND at < ? "
+        "ORDER BY at DESC LIMIT ?"
     )
 
     @classmethod
