@@ -4,11 +4,14 @@ serve rooms now (for a load balancer, a container's health check or a supervisor
 - ``/healthz``: 200 ``{"alive": true}`` as long as the process answers at all.
 - ``/readyz``: 200 ``{"ready": true}`` when the database answers a query within
   :data:`PROBE_SECONDS` (for SQLite also: the file the server opened is still the one at its
-  path, not removed or replaced) and the bot workers are alive; else 503
+  path, not removed or replaced) and the bot workers and the review worker (once started)
+  are alive now, each process looked at as the probe comes; else 503
   ``{"ready": false, "reason": "..."}``, the reason one line and short (anyone may ask: the
   database's address and the driver's words go to the log only). A change of readiness is
   logged once (``server.ready``, ``server.not_ready`` with ``reason`` and ``detail``), not at
-  every probe.
+  every probe. A worker found dead is replaced there and then (the bot workers are started
+  again; the review worker is let go, and the next review starts a new one), so the answer
+  after a 503 for a dead worker is 200 again unless the new one dies too.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ class Readiness:
         """Why the server is not ready, in one line, or None when it is (:attr:`detail`: the
         database driver's own words, when it failed)."""
         self.detail = ""
-        return await self._database() or self._bots()
+        return await self._database() or self._bots() or self._reviews()
 
     async def _database(self) -> str | None:
         store = self.hub.store
@@ -82,11 +85,15 @@ class Readiness:
         pool = self.hub.bots._pool
         if not isinstance(pool, ProcessPoolExecutor):
             return None  # a thread (--bot-workers 0), or stopped
-        if pool._broken:
+        processes = list((pool._processes or {}).values())
+        if pool._broken or any(not p.is_alive() for p in processes):  # waitpid: now
+            self.hub.bots.start()  # a new pool replaces the broken one (logged there)
             return "bot worker: a worker process has died"
-        processes = pool._processes or {}
-        if any(not p.is_alive() for p in list(processes.values())):
-            return "bot worker: a worker process has died"
+        return None
+
+    def _reviews(self) -> str | None:
+        if self.hub.reviews.worker_lost():  # let go: the next review starts a new one
+            return "review worker: the review worker process has died"
         return None
 
     async def readyz(self, request: Request) -> Response:
