@@ -14,8 +14,9 @@ server's notification is not counted); the sockets report their answers
   memory), ``locks`` (in use), ``conns`` (rooms with sockets), ``away`` (seats gone away),
   ``tasks`` (bot moves and takeovers waiting), ``committing`` (bot moves being stored),
   ``broken`` (rooms found broken), ``timers`` and ``following`` (running clocks, clocks being
-  started or stopped), ``reviews`` (reviews queued), ``evicting`` (rooms nobody is connected
-  to, about to leave memory) and ``addresses`` (client addresses with sockets open): with
+  started or stopped), ``reviews`` (reviews waiting in memory, at most
+  :data:`~parlour.server.reviews.BACKLOG`), ``evicting`` (rooms nobody is connected to, about
+  to leave memory) and ``addresses`` (client addresses with sockets open): with
   nobody connected and nothing running, none but ``broken`` once the rooms have left memory
   (:mod:`parlour.server.memory`), whatever room ids were asked for.
 - ``parlour_rooms_created_total``, ``parlour_games_finished_total``.
