@@ -10,9 +10,10 @@ The page contract these helpers rely on (the hooks the pages promise):
   ``spectator``) and ``data-game``;
 - face-up cards carry ``data-card`` (canonical notation) and an English ``aria-label``; face-down
   cards carry none (``data-back``);
-- every legal move of the seat is a ``[data-action="NOTATION"]`` in the DOM (BEOR: a card with
-  several moves opens a menu of them when clicked); ``#notation`` in ``form#notation-form``
-  plays a move typed in notation;
+- every legal move of the seat is a ``[data-action="NOTATION"]`` in the DOM (BEOR: shown on the
+  board once its card is chosen: the lit bases, and for a 4 or 7 the stocks once its base,
+  ``[data-leads~=NOTATION]``, is chosen); ``#notation`` in ``form#notation-form`` plays a move
+  typed in notation;
 - ``[data-outcome]`` (the outcome's ``result``), ``[data-seed]``, ``button#rematch`` at the end;
   ``#error`` (role=alert), ``#status``, ``#log``, ``#announce``.
 """
@@ -402,8 +403,9 @@ class Table:
             target.click()
 
     def play(self, action: str, *, notation: bool = False) -> None:
-        """Play ``action`` as a person would: its button (BEOR: through the card's menu when
-        the card has several moves), or typed into ``#notation``."""
+        """Play ``action`` as a person would: its button (BEOR: its card first, then the lit
+        base, and for a 4 or 7 the base that leads to it, ``[data-leads~=ACTION]``, then the
+        stock), or typed into ``#notation``."""
         page = self.page
         if notation:
             box = page.locator("form#notation-form #notation")
@@ -413,21 +415,31 @@ class Table:
             box.press("Enter")
             return
         selector = f'[data-action="{action}"]:visible'
-        if page.locator(selector).count() == 0:
+        leads = page.locator(f'[data-leads~="{action}"]:visible')
+        if page.locator(selector).count() == 0 and leads.count() == 0:
             card = action.split(">", 1)[0]
             opener = page.locator(f'#hand [data-card="{card}"]:visible')
             if opener.count() == 0:
                 raise AssertionError(
                     f"{self.name}: {action!r} is neither a visible [data-action] nor a visible "
-                    f"card #hand [data-card={card!r}] to open its menu; {_describe(page)}"
+                    f"card #hand [data-card={card!r}] to choose; {_describe(page)}"
                 )
             self.press(opener.first)
             try:
-                page.locator(selector).first.wait_for(state="visible", timeout=WAIT_MS)
+                page.locator(selector).or_(leads).first.wait_for(state="visible", timeout=WAIT_MS)
             except PlaywrightTimeout:
                 raise AssertionError(
                     f"{self.name}: clicking #hand [data-card={card!r}] showed no visible "
                     f"[data-action={action!r}] within {WAIT:g} s; {_describe(page)}"
+                ) from None
+        if page.locator(selector).count() == 0:
+            self.press(leads.first)
+            try:
+                page.locator(selector).first.wait_for(state="visible", timeout=WAIT_MS)
+            except PlaywrightTimeout:
+                raise AssertionError(
+                    f"{self.name}: the base that leads to {action!r} showed no visible "
+                    f"[data-action] for it within {WAIT:g} s; {_describe(page)}"
                 ) from None
         self.press(page.locator(selector).first)
 
@@ -1134,10 +1146,10 @@ def layout_problems(page: Page, where: str) -> list[str]:
 
 
 def hand_problems(played: Played) -> list[str]:
-    """How the moves sit on the cards. BEOR: in ``#hand``, a card with exactly one legal move
-    carries it as its ``data-action``, a card with several carries none (it opens their
-    menu). The Game of Death: each legal throw is the card itself, ``[data-card=X]`` with
-    ``data-action=X``."""
+    """How the moves sit on the cards. BEOR: in ``#hand``, a card carries no ``data-action``
+    (it is chosen, then its base), or, with the setting that plays a card with one legal move
+    at once, that one move. The Game of Death: each legal throw is the card itself,
+    ``[data-card=X]`` with ``data-action=X``."""
     out: set[str] = set()
     rep = played.replayed
     game = played.setup.game
@@ -1159,7 +1171,7 @@ def hand_problems(played: Played) -> list[str]:
                         continue
                     mine = moves.get(card, [])
                     want = mine[0] if len(mine) == 1 else None
-                    if carries != want:
+                    if carries is not None and carries != want:
                         out.add(f"{where}: #hand card {card} with moves {mine[:4]} has "
                                 f"data-action={carries!r}, not {want!r}")  # fmt: skip
             elif game == "death":

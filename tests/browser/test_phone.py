@@ -155,9 +155,9 @@ def test_the_turn_the_hand_and_the_moves_are_on_one_screen(
         choose = page.locator("#hand [data-card].playable:not([data-action])")
         if game == "beor" and choose.count():
             table.press(choose.first)
-            wait_js(
+            wait_js(  # a 4 or 7 lights its bases ([data-leads]), then the stocks
                 page,
-                "() => Array.from(document.querySelectorAll('[data-action]'))"
+                "() => Array.from(document.querySelectorAll('[data-action], [data-leads]'))"
                 ".some((e) => e.getClientRects().length > 0)",
                 None,
                 "the chosen card's moves",

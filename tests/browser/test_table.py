@@ -140,6 +140,7 @@ _FOCUS = """() => {
   const cards = hand ? Array.from(hand.querySelectorAll('[data-card]')) : [];
   return {inHand: !!(hand && a && hand.contains(a)), index: cards.indexOf(a),
           card: a?.dataset?.card ?? null, action: a?.dataset?.action ?? null,
+          leads: a?.dataset?.leads ?? null,
           disabled: a?.getAttribute('aria-disabled') === 'true',
           stops: hand ? Array.from(hand.querySelectorAll('*')).filter(
                    (e) => e.tabIndex >= 0 && !e.disabled).length : -1,
@@ -184,14 +185,23 @@ def test_the_hand_is_one_tab_stop_moved_in_by_arrows_and_played_by_enter(
     wait_js(
         page,
         """(v) => Number(document.querySelector('#table').dataset.v) > v
-           || Array.from(document.querySelectorAll('[data-action]')).some(
+           || Array.from(document.querySelectorAll('[data-action], [data-leads]')).some(
                 (e) => e.getClientRects().length > 0 && !e.closest('#hand'))""",
         v,
-        f"Enter on {focus['card']} to play it or open its menu",
+        f"Enter on {focus['card']} to play it or light up its bases",
     )
     if table.v() == v:
         menu = page.evaluate(_FOCUS)
-        assert menu["action"] is not None, f"the menu opened, focus is on {menu}"
+        if menu["leads"] is not None:  # BEOR: a 4 or 7's base, then the stock to draw from
+            keys.press("Enter")
+            wait_js(
+                page,
+                "() => document.activeElement?.dataset.action !== undefined",
+                None,
+                f"Enter on a base of {focus['card']} to light up its stocks",
+            )
+            menu = page.evaluate(_FOCUS)
+        assert menu["action"] is not None, f"the bases lit up, focus is on {menu}"
         keys.press("Enter")
     table.wait_v_above(v, f"after Enter on {focus['card']} (and its menu)")
 
@@ -234,17 +244,17 @@ def test_at_360_px_nothing_scrolls_sideways_and_buttons_are_44_px(
     try:
         table, _ = seat_page(narrow, server, game, touch=True)
         problems = layout_problems(table.page, f"{game} table at 360 px")
-        menu = table.page.locator("#hand [data-card][aria-haspopup]:visible")
+        menu = table.page.locator("#hand [data-card][aria-pressed]:visible")
         if game == "beor" and menu.count():
             table.press(menu.first)
             wait_js(
                 table.page,
-                "() => Array.from(document.querySelectorAll('[data-action]')).some("
+                "() => Array.from(document.querySelectorAll('[data-action], [data-leads]')).some("
                 "(e) => e.getClientRects().length > 0)",
                 None,
-                "a BEOR card's menu of moves",
+                "a BEOR card's bases lit up",
             )
-            problems += layout_problems(table.page, f"{game} table at 360 px, a menu open")
+            problems += layout_problems(table.page, f"{game} table at 360 px, a card chosen")
         report(problems, f"{game} at 360 px")
     finally:
         narrow.close()
@@ -297,10 +307,16 @@ def test_axe_on_a_table_at_360_px_with_a_menu_open(browser: Browser, server: Ser
     narrow = new_context(browser, "phone", viewport={"width": 360, "height": 740})
     try:
         table, _ = seat_page(narrow, server, "beor", touch=True)
-        menu = table.page.locator("#hand [data-card][aria-haspopup]:visible")
+        menu = table.page.locator("#hand [data-card][aria-pressed]:visible")
         if menu.count():
             table.press(menu.first)
-        report(axe_problems(table.page), "axe-core on a BEOR table at 360 px, a menu open")
+            wait_js(
+                table.page,
+                "() => document.querySelector('[data-target-base]') !== null",
+                None,
+                "a BEOR card's bases lit up",
+            )
+        report(axe_problems(table.page), "axe-core on a BEOR table at 360 px, a card chosen")
     finally:
         narrow.close()
 
