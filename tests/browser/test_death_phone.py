@@ -252,6 +252,33 @@ def test_a_tie_is_a_shared_win(browser: Browser, server: ServerProcess, seed_fil
             local.close()
 
 
+def test_a_tie_at_beggar_my_neighbours_card_limit_is_shared(
+    browser: Browser, server: ServerProcess, seed_file: Path
+) -> None:
+    """Seed 4 with a card limit of two: Ann turns Q♦, Bo pays the first card and the deal
+    stops with 25 cards in each hand (M11)."""
+    kinds = ["person", "bot"]
+    body = {"game": "beggar", "players": 2, "seats": kinds, "names": ["Ann", "Bo"],
+            "options": {"card_limit": 2}}  # fmt: skip
+    rules = GAMES["beggar"]
+    end = rules.new(2, 4, {"card_limit": 2}, rules.match_deal(2, 4, 0))
+    while not end.is_over:
+        end = end.apply("play", seat=end.to_move)
+    assert end.outcome is not None and tuple(end.outcome.winners) == (0, 1), end.outcome
+    room = room_with_seed(server, seed_file, 4, body)
+    context = new_context(browser, "phone")
+    try:
+        table = Table(context, "Ann", 0, touch=True).open(room["seats"][0]["link"])
+        wait_js(table.page, "() => document.querySelector('[data-action=\"play\"]')", None, "")
+        table.play("play")
+        table.page.locator("[data-outcome='limit']").wait_for()
+        result = table.page.locator("#end .result").inner_text()
+        want = "The card limit (2) was reached: you and Bo held the most cards and share the win"
+        assert want in result, result
+    finally:
+        context.close()
+
+
 # -- counts of one (defect 9) -------------------------------------------------------------------
 
 
