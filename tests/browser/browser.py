@@ -894,7 +894,9 @@ def card_leaks(
 
 def leak_problems(played: Played) -> list[str]:
     """Every snapshot of every page against ``hidden_from`` of its seat at its version; the
-    same finding on one page is told once, with the versions it was seen at."""
+    same finding on one page is told once, with the versions it was seen at. Once the end
+    screen shows the deal's seed (``[data-seed]``), the whole deal is public (anyone can replay
+    it from its record): the hands revealed then hide nothing."""
     seen: dict[tuple[str, str], list[int]] = {}
     out: list[str] = []
     rep = played.replayed
@@ -909,6 +911,8 @@ def leak_problems(played: Played) -> list[str]:
             if rep.state(v) is None:
                 out.append(f"{snap.where}: data-v={v} is beyond the record ({len(rep.states)})")
                 continue
+            if v == len(rep.states) - 1 and any(a.startswith("data-seed=") for a in snap.attrs):
+                continue  # over, seed revealed: nothing is hidden any more
             for found in card_leaks(snap, rep.hidden(v, table.seat), rep.jokers, ignore):
                 seen.setdefault((table.name, found), []).append(v)
     for (name, found), versions in seen.items():

@@ -5,8 +5,10 @@
 //
 // Every hand: from the last view where it holds them all ("hands", one list a seat), else from
 // the deal's last position (GET /api/rooms/ROOM/replay?seat=all: a finished deal hides nothing),
-// fetched once; the table is drawn again when they come. A board that lays out the end itself exports endHands(ctx, hands): it
-// returns what to show in their place, or null when its own board shows them already.
+// fetched once; the table is drawn again when they come. They are shown once the seed is: from
+// then on the whole deal is public (anyone can replay it from its record). A board that lays
+// out the end itself exports endHands(ctx, hands): what to show in their place, or null when
+// its own board shows them already.
 
 import { h } from "./dom.js";
 import { LEGIBLE, cardEl } from "./cards.js";
@@ -36,7 +38,7 @@ export function endScreen(table, ctx) {
         text: iAsked ? t("end.rematch_waiting", { n: people.length - asked.size }) : t("end.rematch") }) : null,
       h("a#replay-link.button", { href: replayHref(table.roomId, f.deal, f.seat), text: t("end.replay") })),
     ctx.board.scoreTable ? ctx.board.scoreTable(outcome, ctx) : null,
-    everyHand(ctx, handsAtEnd(table, f)),
+    everyHand(ctx, handsAtEnd(table, f), seed),
     matchTable(f),
     h("div.seed", {},
       h("h3", { text: t("end.fair") }),
@@ -71,8 +73,9 @@ function handsAtEnd(table, f) {
   return fits(hands) ? hands : null;
 }
 
-function everyHand(ctx, hands) {
-  if (!hands) return null;
+function everyHand(ctx, hands, seed) {
+  // Shown with the seed: from then on anyone can replay the whole deal from its record.
+  if (!hands || !seed) return null;
   if (ctx.board.endHands) return ctx.board.endHands(ctx, hands);
   return h("section.end-hands", { "aria-labelledby": "end-hands-title" },
     h("h3", { id: "end-hands-title", text: t("end.hands") }),
