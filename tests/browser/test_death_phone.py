@@ -140,6 +140,14 @@ def widths(page: Page, selector: str) -> list[float]:
     return found
 
 
+ON_TOP = """(sel) => {
+  const e = document.querySelector(sel);
+  const r = e.getBoundingClientRect();
+  return e.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+}"""
+"""Whether the middle of ``sel`` is itself (not under a sheet) in the window."""
+
+
 # -- table penalties (defect 2, deliverable 4) ------------------------------------------------
 
 
@@ -181,6 +189,8 @@ def test_every_table_penalty_gets_a_visible_outcome(
             assert "For: Ann. Against: Cy (bot)." in text, text
         box = ann.page.locator("[data-decided]").bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+        # On the phone the penalties' sheet closed: nothing covers the outcome.
+        assert ann.page.evaluate(ON_TOP, "[data-decided]"), "the outcome is covered"
         bob.press(bob.page.locator("[data-proposal] [data-vote='yes']"))
         for table in (ann, bob):
             passed = table.page.locator("[data-decided][data-result='passed']")

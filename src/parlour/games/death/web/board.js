@@ -292,13 +292,24 @@ function penalties(ctx) {
     for (const kind of ["doh", "delay"]) {
       const entry = `${kind} P${s.seat + 1}`;
       entries.push(h("button.secondary", { type: "button", "data-table": entry,
-        onclick: () => ctx.act(entry), text: ctx.w(`ui.penalty.${kind}`, { player: s.name }) }));
+        onclick: (event) => { ctx.act(entry); closeSheet(event.currentTarget); },
+        text: ctx.w(`ui.penalty.${kind}`, { player: s.name }) }));
     }
   }
   return h("details.penalties", {},
     h("summary", { text: ctx.w("ui.penalties") }),
     h("p.small", { text: ctx.w("ui.penalties_help") }),
     h("div.penalty-grid", {}, entries));
+}
+
+/** On a phone the penalties are a bottom sheet over the hand: once one is entered it closes,
+ * so that its outcome (the votes block above the hand) and the hand are in sight again. */
+function closeSheet(button) {
+  const sheet = button.closest("details");
+  if (!sheet || !matchMedia("(max-width: 899.98px)").matches) return;
+  sheet.open = false;
+  const summary = sheet.querySelector(":scope > summary");
+  if (summary) summary.focus();
 }
 
 /** "a D'oh! on Bo" for a proposal's table entry. */
