@@ -259,6 +259,7 @@ def test_a_four_or_seven_lights_the_stocks_after_its_base(
     }
     assert stocks == {s: "7S>odd" if s == "odd" else f"7S>odd/{s}" for s in stocks}, stocks
     report(axe_problems(page), "axe-core on BEOR's stocks lit for a 7")
+    page.screenshot(path=str(SCREENSHOTS / "beor-stocks-390x844.png"), animations="disabled")
     v = table.v()
     assert v is not None
     table.press(page.locator('[data-target-stock="red"]'))
