@@ -1,9 +1,9 @@
 """BEOR's board in Chromium (issue 26: defect 4, deliverables 3, 6 and 7 for BEOR): a card is
 played by tapping it and then one of the bases that light up for it (only those, and exactly
 the bases of its legal moves); a 4 or 7 lights the stocks next and a tap on one completes the
-move; a card dragged onto a base is played; the keyboard takes the same path; a setting plays a
-card with one legal move at once; known cards are at least 40 CSS px wide on a phone; at the end
-of a deal every hand is shown, the winner's as its two groups.
+move; a card dragged onto a base (by a mouse or a finger) is played; the keyboard takes the
+same path; a setting plays a card with one legal move at once; known cards are at least 40 CSS
+px wide on a phone; at the end of a deal every hand is shown, the winner's as its two groups.
 
 The deals are fixed: the rooms are made in the database before ``parlour serve`` starts, from
 seeds found with the engine (``parlour.games``) and, for some, moves played in the room then,
@@ -73,6 +73,7 @@ ROOMS = {
     "tap": START,
     "four": START,
     "drag": START,
+    "finger": START,
     "keys": START,
     "onetap": LATER,
     "known": LATER,
@@ -402,3 +403,29 @@ def test_the_end_of_a_deal_shows_every_hand_and_the_winners_groups(
     assert sorted(groups) == [["4C", "4D", "4H"], ["QC", "QH", "QS"]], groups
     page.locator('[data-hand-of="1"]').scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "beor-end-hands-390x844.png"), animations="disabled")
+
+
+def test_a_card_dragged_by_a_finger_is_played(phone: BrowserContext, rooms: Rooms) -> None:
+    # Touch events as a phone's screen sends them (Chromium's DevTools protocol): the pointer
+    # events of a finger, which the page follows as it does a mouse's.
+    table = seat_page(phone, rooms, "finger")
+    page = table.page
+    source = page.locator(card(page, "8H")).bounding_box()
+    assert source is not None
+    x, y = source["x"] + source["width"] / 2, source["y"] + source["height"] / 2
+    cdp = phone.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 5):
+        point = {"x": x, "y": y - 10 * step}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    wait_lit(page, bases_of(moves_of(START, "8H")), "8H's bases (even, red) under the finger")
+    target = page.locator('[data-target-base="red"]').bounding_box()
+    assert target is not None
+    tx, ty = target["x"] + target["width"] / 2, target["y"] + target["height"] / 2
+    v = table.v()
+    assert v is not None
+    for step in range(1, 7):
+        point = {"x": x + (tx - x) * step / 6, "y": y - 40 + (ty - y + 40) * step / 6}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    played(table, v, "8H", "after 8H was dragged by a finger onto the red base")
