@@ -669,13 +669,14 @@ def _play(
 
 
 HOOKS_JS = """() => ({
-  log: (document.querySelector('#log')?.innerText || '').trim().length,
+  log: (document.querySelector('#log')?.textContent || '').trim().length,
   announce: document.querySelector('#announce')?.getAttribute('aria-live') ?? null,
   status: document.querySelector('#status') !== null,
   error: document.querySelector('#error')?.getAttribute('role') ?? null,
   notation: document.querySelector('form#notation-form #notation') !== null,
 })"""
-"""The table's other hooks: ``#log`` (its text's length), ``#announce``'s ``aria-live``,
+"""The table's other hooks: ``#log`` (its text's length, shown or in a closed sheet: a phone's
+log opens from the toolbar), ``#announce``'s ``aria-live``,
 ``#status``, ``#error``'s role, the notation box."""
 
 

@@ -75,7 +75,9 @@ _NEEDED = """() => {
     check(c, `hand card ${c.dataset.card}`);
   const moves = Array.from(document.querySelectorAll('[data-action]')).filter(seen);
   for (const b of moves) check(b, `move ${b.dataset.action}`);
-  return {problems: out, moves: moves.length, scrollY: window.scrollY,
+  const wide = document.scrollingElement.scrollWidth;
+  if (wide > innerWidth) out.push(`the page is ${wide} px wide in a ${innerWidth} px window`);
+  return {problems: out, moves: moves.length, scrollY: window.scrollY, width: innerWidth,
           height: document.scrollingElement.scrollHeight, window: innerHeight};
 }"""
 _ACTIONS = "() => Array.from(document.querySelectorAll('[data-action]'), (e) => e.dataset.action)"
@@ -128,6 +130,10 @@ def needed(page: Page, where: str) -> dict[str, Any]:
     at_rest(page)
     found: dict[str, Any] = page.evaluate(_NEEDED)
     assert found["scrollY"] == 0, f"{where}: the page scrolled to {found['scrollY']}"
+    size = page.viewport_size
+    assert size is not None and found["width"] == size["width"], (
+        f"{where}: the phone zoomed out to {found['width']} px (something is wider than the page)"
+    )
     assert not found["problems"], (
         f"{where}: not in sight without scrolling (the page is {found['height']} px tall in a "
         f"{found['window']} px window):\n" + "\n".join(found["problems"])
@@ -216,9 +222,10 @@ def test_sheets_stay_open_and_scrolled_while_the_bots_move(
         for name in ("settings", "penalties"):
             sheet = desk.page.evaluate(_SHEET, name)
             assert sheet is not None and sheet["open"], f"the desktop's {name}: {sheet}"
-        # A penalty button is where it was, and a tap on it lands.
         button = desk.page.locator('button[data-table="doh P1"]')
         assert button.is_visible(), "the penalty button is hidden"
+        # The phone's open sheet leaves the turn line and the hand in reach.
+        needed(phone.page, "death at 390x844 with the rules open")
     finally:
         phone.page.close()
         desk.page.close()

@@ -297,6 +297,7 @@ class Table {
     if (error) dock.prepend(error);
     fitHand(dock);
     this.keepOneSheet();
+    this.watchSheets(dock);
     restorePlaces(this.el, this.places);
     this.showMover();
     reachable(this.el);
@@ -319,6 +320,29 @@ class Table {
         $("summary", sheet).focus();
       });
     }
+  }
+
+  /** On a narrow screen an open sheet lies between the toolbar and the dock, so the hand and
+   * the moves stay in reach while it is open (over the seats and the board; at least a third of
+   * the window tall, over the dock's top if it must): its place follows the dock's size. */
+  watchSheets(dock) {
+    if (!window.ResizeObserver) return;
+    if (!this.sheetWatch) this.sheetWatch = new ResizeObserver(() => this.placeSheets());
+    this.sheetWatch.disconnect();
+    this.sheetWatch.observe(this.el);
+    this.sheetWatch.observe(dock);
+  }
+
+  placeSheets() {
+    const nav = $("nav.sheets", this.el);
+    const dock = $(".dock", this.el);
+    if (!nav || !dock) return;
+    const high = window.innerHeight;
+    const top = Math.max(0, nav.getBoundingClientRect().bottom + 4);
+    let bottom = Math.max(0, high - dock.getBoundingClientRect().top + 4);
+    if (high - top - bottom < high / 3) bottom = Math.max(0, high - top - high / 3);
+    this.el.style.setProperty("--sheet-top", `${Math.round(top)}px`);
+    this.el.style.setProperty("--sheet-bottom", `${Math.round(bottom)}px`);
   }
 
   /** The seat to move in sight in the strip of seats (it scrolls sideways on a phone). */
