@@ -221,7 +221,12 @@ function giveDialog(ctx, gives) {
         h("p#give-left.give-left", { "aria-live": "polite" })),
       send),
     h("p#give-note.small", { "aria-live": "polite" }),
-    h("div.give-rows", {}, rows));
+    h("div.give-rows", {}, rows),
+    // Every other legal give (some of the drinks to one player) is a button too, hidden: the
+    // hook tools and tests use (every legal move a button[data-action]); people use the rows.
+    h("div.give-moves", { hidden: true }, gives.filter((g) => giveParts(g)[0] !== owed).map((g) =>
+      h("button", { type: "button", tabindex: "-1", "data-action": g, text: g,
+        onclick: () => { ctx.ui.give = null; ctx.ui.givePlan = null; ctx.act(g); } }))));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const split = planOf(state);
