@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.core.fairness import commitment, draw_seed
@@ -19,6 +18,7 @@ from parlour.core.game import Game, State, seat_name
 from parlour.core.record import Record, TableEntry
 from parlour.errors import GameOver, IllegalAction, InvalidNotation, NotYourTurn, ParlourError
 from parlour.server.clock import RoomClock
+from parlour.server.deals import Deal, Decision, Proposal
 from parlour.server.protocol import Refused
 from parlour.server.store import EventRow, RoomRow
 
@@ -28,62 +28,6 @@ _REMEMBERED_ANSWERS = 512
 """How many answers to client ids a room keeps per seat beyond its stored acks (rejects)."""
 _DECISIONS_SHOWN = 20
 """How many of the deal's latest decided proposals the frames carry."""
-
-
-@dataclass
-class Deal:
-    """One deal of the room's match (a game may move the dealer each deal)."""
-
-    number: int
-    seed: int
-    commitment: str
-    state: State
-    actions: list[str] = field(default_factory=list)
-    table: list[TableEntry] = field(default_factory=list)
-    clock: RoomClock | None = None
-    """The deal's agreed time, when the game and the room's options have one."""
-
-
-@dataclass
-class Proposal:
-    """A table penalty on another player, waiting for the other players' votes."""
-
-    id: int
-    entry: str
-    by: int
-    target: int
-    yes: set[int]
-    no: set[int]
-
-
-@dataclass(frozen=True)
-class Decision:
-    """How a proposal ended: ``passed`` (a majority for it) or voted down (a majority can no
-    longer be reached; bots vote no), and whether the penalty was ``applied`` (a passed one the
-    rules refuse by then, or one that passed after the end, is not). ``at`` is the length of
-    the deal's log when it was decided (the page places it after entry ``at - 1``), ``v`` the
-    room version of the proposal or vote that decided it."""
-
-    proposal: Proposal
-    passed: bool
-    applied: bool
-    at: int
-    v: int
-
-    def to_json(self) -> dict[str, Any]:
-        p = self.proposal
-        return {
-            "proposal": p.id,
-            "entry": p.entry,
-            "by": p.by,
-            "target": p.target,
-            "yes": sorted(p.yes),
-            "no": sorted(p.no),
-            "passed": self.passed,
-            "applied": self.applied,
-            "at": self.at,
-            "v": self.v,
-        }
 
 
 def new_deal_event(v: int, number: int, kind: str = "deal", seat: int | None = None) -> EventRow:
