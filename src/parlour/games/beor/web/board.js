@@ -22,7 +22,7 @@ import { roving } from "/static/js/kit.js";
 const BASES = ["black", "even", "odd", "red"];
 const ONE_TAP = "parlour.beorOneTap";
 const DRAG_START = 8; // CSS px a finger moves before a press becomes a drag
-let dragEnded = 0; // when a drag last ended: the click that follows it is no tap
+let dragEnded = -Infinity; // when a drag last ended: the click that follows it is no tap
 
 function oneTap() {
   return localStorage.getItem(ONE_TAP) === "1";
