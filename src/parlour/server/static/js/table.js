@@ -7,7 +7,7 @@
 // gives (games.js); it draws the board, the seat's controls and the game's words (see plain.js
 // for the functions a board may export, each with the plain board's as its default).
 
-import { $, $$, announce, h, showError } from "./dom.js";
+import { $, announce, h, showError } from "./dom.js";
 import { isFourColour, setFourColour } from "./cards.js";
 import { t } from "./i18n.js";
 import { entryWords, refusalWords } from "./words.js";
@@ -16,6 +16,7 @@ import { endScreen, fetchSeed } from "./end.js";
 import { loadGame } from "./games.js";
 import * as motion from "./motion.js";
 import { rememberFocus, rememberPlaces, restoreFocus, restorePlaces, wasOpen } from "./kit.js";
+import { arrange, boardSheets, narrow, reachable, settle, sheetBody } from "./screen.js";
 
 const TOKEN_KEY = (room) => `parlour.token.${room}`;
 const LOG_SHOWN = 300;
@@ -295,66 +296,12 @@ class Table {
     // The refusal of a move is said where the finger is: #error (role=alert) sits at the top of
     // the dock, above the hand.
     if (error) dock.prepend(error);
-    fitHand(dock);
-    this.keepOneSheet();
-    this.watchSheets(dock);
+    arrange(this.el, dock);
     restorePlaces(this.el, this.places);
-    this.showMover();
-    reachable(this.el);
+    settle(this.el);
     restoreFocus(this.el, focus);
     motion.play(this.el, before, this.fresh);
     performance.measure("parlour render", { start: began });
-  }
-
-  /** On a narrow screen one sheet is open at a time: opening one closes the others. */
-  keepOneSheet() {
-    const sheets = $$("details.sheet", this.el);
-    for (const sheet of sheets) {
-      sheet.addEventListener("toggle", () => {
-        if (!sheet.open || !narrow()) return;
-        for (const other of sheets) if (other !== sheet && other.open) other.open = false;
-      });
-      sheet.addEventListener("keydown", (event) => {
-        if (event.key !== "Escape" || !sheet.open || !narrow()) return;
-        sheet.open = false;
-        $("summary", sheet).focus();
-      });
-    }
-  }
-
-  /** On a narrow screen an open sheet lies between the toolbar and the dock, so the hand and
-   * the moves stay in reach while it is open (over the seats and the board; at least a third of
-   * the window tall, over the dock's top if it must): its place follows the dock's size. */
-  watchSheets(dock) {
-    if (!window.ResizeObserver) return;
-    if (!this.sheetWatch) this.sheetWatch = new ResizeObserver(() => this.placeSheets());
-    this.sheetWatch.disconnect();
-    this.sheetWatch.observe(this.el);
-    this.sheetWatch.observe(dock);
-  }
-
-  placeSheets() {
-    const nav = $("nav.sheets", this.el);
-    const dock = $(".dock", this.el);
-    if (!nav || !dock) return;
-    const high = window.innerHeight;
-    const top = Math.max(0, nav.getBoundingClientRect().bottom + 4);
-    let bottom = Math.max(0, high - dock.getBoundingClientRect().top + 4);
-    if (high - top - bottom < high / 3) bottom = Math.max(0, high - top - high / 3);
-    this.el.style.setProperty("--sheet-top", `${Math.round(top)}px`);
-    this.el.style.setProperty("--sheet-bottom", `${Math.round(bottom)}px`);
-  }
-
-  /** The seat to move in sight in the strip of seats (it scrolls sideways on a phone). */
-  showMover() {
-    const list = $("#seat-list", this.el);
-    const mover = list && $(".seat.to-move", list);
-    if (!mover || list.scrollWidth <= list.clientWidth) return;
-    const left = mover.getBoundingClientRect().left - list.getBoundingClientRect().left + list.scrollLeft;
-    if (left < list.scrollLeft) list.scrollLeft = left;
-    else if (left + mover.offsetWidth > list.scrollLeft + list.clientWidth) {
-      list.scrollLeft = left + mover.offsetWidth - list.clientWidth;
-    }
   }
 
   /** A sheet of the toolbar: a <details> whose summary is the toolbar's button and whose body
@@ -565,77 +512,6 @@ class Table {
       h("label.check", {}, sound, h("span", { text: t("table.sound") })),
       ctx.board.settings ? ctx.board.settings(ctx) : null);
   }
-}
-
-/** Whether the screen is narrow (a phone): the sheets are bottom sheets, one open at a time. */
-function narrow() {
-  return !matchMedia("(min-width: 900px)").matches;
-}
-
-/** A sheet's body: its title and a button that closes it, then what it holds. */
-function sheetBody(name, label, body) {
-  return h("div.sheet-body", { "data-keep-scroll": `sheet-${name}` },
-    h("div.sheet-top", {},
-      h("h2", { text: label }),
-      h("button.link.sheet-close", { type: "button", "aria-label": t("table.close_sheet", { what: label }),
-        text: t("table.close"), onclick: (event) => closeSheet(event.target) })),
-    body);
-}
-
-function closeSheet(button) {
-  const sheet = button.closest("details");
-  if (!sheet) return;
-  sheet.open = false;
-  $("summary", sheet).focus();
-}
-
-/** The parts of a board's controls that are no move of the seat now (a <details
- * class="penalties">, a game's table penalties, or any part marked data-sheet="NAME" with
- * data-sheet-label): each becomes a sheet of the toolbar, its summary the toolbar's button, so
- * the dock keeps only the moves. */
-function boardSheets(controls) {
-  if (!controls) return [];
-  const out = [];
-  for (const part of $$("details.penalties, [data-sheet]", controls)) {
-    if (part.closest(".sheet") || out.some((x) => x.contains(part))) continue;
-    const details = part.tagName === "DETAILS" ? part : null;
-    const summary = details && $(":scope > summary", details);
-    const name = part.dataset.sheet || (details ? "penalties" : "board");
-    const label = summary ? summary.textContent : part.dataset.sheetLabel || name;
-    const sheet = details || h("details", {}, h("summary", { text: label }));
-    const body = sheetBody(name, label, null);
-    if (details) {
-      for (const child of Array.from(details.childNodes)) if (child !== summary) body.append(child);
-    } else {
-      body.append(part); // out of the controls
-    }
-    const head = $(":scope > summary", sheet);
-    if (!head.id) head.id = `sheet-${name}`;
-    sheet.classList.add("sheet", `sheet-${name}`);
-    sheet.dataset.sheet = name;
-    sheet.append(body);
-    sheet.remove();
-    out.push(sheet);
-  }
-  return out;
-}
-
-/** A part that scrolls (the board on a small screen, the strip of seats) is a tab stop, so
- * that the keyboard scrolls it too; one that does not, is none. */
-function reachable(root) {
-  for (const el of $$(".table-middle, #seat-list, .dock", root)) {
-    const scrolls = el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
-    if (scrolls) el.tabIndex = 0;
-    else el.removeAttribute("tabindex");
-  }
-}
-
-/** The hand in two rows where it can: how many cards a row holds (app.css sizes them). */
-function fitHand(dock) {
-  const hand = $("#hand", dock);
-  if (!hand) return;
-  const n = hand.querySelectorAll("[data-card]").length;
-  hand.style.setProperty("--per-row", String(n <= 7 ? Math.max(n, 5) : Math.max(7, Math.ceil(n / 2))));
 }
 
 /** "Bot: easy" of "Bot: easy (rules of thumb, careless)": a seat's kind in the strip. */
