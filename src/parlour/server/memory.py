@@ -98,8 +98,11 @@ class Memory:
         )
 
     async def _evict(self, room_id: str) -> None:
+        # No local names the task itself: a called-off eviction's exception holds this frame
+        # in its traceback, and the task holds the exception, so such a name would make a
+        # reference cycle of every eviction called off (a socket back within the idle time),
+        # left for the full collection (tests/server/test_gc.py).
         hub = self.hub
-        me = asyncio.current_task()
         wait = hub.settings.room_idle
         try:
             while True:
@@ -111,7 +114,7 @@ class Memory:
                     return
                 wait = max(wait, LOOK_AGAIN)  # a bot or a clock at work: look again later
         finally:
-            if self.evicting.get(room_id) is me:
+            if self.evicting.get(room_id) is asyncio.current_task():
                 del self.evicting[room_id]
 
     def forget(self, room_id: str) -> None:
