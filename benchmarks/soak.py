@@ -13,7 +13,9 @@ still in play ``GRACE`` seconds after the end.
 Every ``--every`` seconds (10) the server's resident memory (``VmRSS`` of the server process;
 with its bot and review workers beside it) and ``GET /metrics`` (``parlour_room_entries{map}``,
 ``parlour_rooms``, ``parlour_sockets``) are sampled. At the end the samples are printed as a
-table, plotted to ``--plot`` (build/soak.png) and written to ``--out`` (build/soak.json).
+table, plotted to ``--plot`` (build/soak.png) and written to ``--out`` (build/soak.json), with
+the RSS at the start and the end and its least-squares slope over the last two thirds, in MiB a
+minute (a figure for the record; the criterion below is what passes or fails).
 
 Flat, the criterion (exit status 1 when it fails): the samples are cut in thirds by time (the
 first third is the warm-up); the median RSS of the last third is at most ``--tolerance`` per cent
@@ -225,6 +227,22 @@ def _verdict(samples: list[dict[str, Any]], opts: argparse.Namespace) -> list[tu
     return out
 
 
+def _slope(samples: list[dict[str, Any]]) -> float | None:
+    """The RSS's least-squares slope over the last two thirds of the samples (the first third
+    is the warm-up), in MiB a minute; None with fewer than two samples there."""
+    samples = [s for s in samples if not s.get("after")]
+    if not samples:
+        return None
+    end = samples[-1]["s"]
+    points = [(s["s"] / 60, s["rss_mib"]) for s in samples if s["s"] >= end / 3]
+    if len(points) < 2:
+        return None
+    mean_t = statistics.fmean(t for t, _ in points)
+    mean_r = statistics.fmean(r for _, r in points)
+    spread = sum((t - mean_t) ** 2 for t, _ in points)
+    return sum((t - mean_t) * (r - mean_r) for t, r in points) / spread if spread else None
+
+
 def _report(samples: list[dict[str, Any]], tally: Tally, checks: list[tuple[str, bool]]) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -247,6 +265,13 @@ def _report(samples: list[dict[str, Any]], tally: Tally, checks: list[tuple[str,
     print(
         f"rooms made {tally.created}, played to the end {tally.finished}, left unfinished "
         f"{tally.unfinished}; people's acts {tally.acts}; client failures {tally.failures or 0}"
+    )
+    kept = [s for s in samples if not s.get("after")]
+    slope = _slope(samples)
+    print(
+        f"RSS: {kept[0]['rss_mib']} MiB at the start, {kept[-1]['rss_mib']} MiB at the end, "
+        f"{samples[-1]['rss_mib']} MiB once every room was left; slope over the last two "
+        f"thirds {'-' if slope is None else f'{slope:+.2f}'} MiB a minute (not a check)"
     )
     for what, held in checks:
         print(f"{'held' if held else 'FAILED'}: {what}")
@@ -321,6 +346,7 @@ def main() -> None:
         "rooms_in_play": opts.rooms,
         "serve": opts.serve,
         "tally": vars(tally),
+        "rss_slope_mib_per_min": _slope(samples),
         "checks": [{"check": what, "held": held} for what, held in checks],
         "samples": samples,
     }
