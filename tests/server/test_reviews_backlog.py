@@ -14,7 +14,8 @@ import asyncio
 from pathlib import Path
 
 from parlour.server.hub import Hub, Settings
-from parlour.server.reviews import FRESH, SWEEP, Message, Reviews
+from parlour.server.review_worker import Message
+from parlour.server.reviews import FRESH, SWEEP, Reviews
 from parlour.server.room import Room
 from tests.server.test_clock import FakeTime, Socket, Table, run, settle
 

@@ -6,12 +6,13 @@ anyone who may see the finished deal (every card is shown then: seats and specta
   review is asked for in the store (a pending :class:`~parlour.server.store.ReviewRow`) and
   queued. Nothing asks for the review of a deal that is not over, and the endpoint refuses one
   (409 ``not_over``), so a review never exists before its deal is over.
-- **Where.** One review at a time, in a review worker process of its own (started with the
-  first review, leaving with the server as the bot workers do) that runs at the lowest CPU
-  priority (nice 19): a review is a few seconds to half a minute of one core, and the bot
-  workers, which play in every room, take the processor from it at once, whatever the review
-  is in the middle of. In the bot workers themselves a review would hold a bot move back for as
-  long as the review's own step; in a thread it would share the event loop's interpreter lock.
+- **Where.** One review at a time, in a review worker process of its own
+  (:mod:`parlour.server.review_worker`: started with the first review, leaving with the
+  server as the bot workers do) at the lowest CPU priority (nice 19): a review is a few
+  seconds to half a minute of one core, and the bot workers, which play in every room, take
+  the processor from it at once, whatever the review is in the middle of. In the bot workers
+  a review would hold a bot move back for as long as the review's own step; in a thread it
+  would share the event loop's interpreter lock.
 - **Budget.** ``parlour serve --review-budget SPEC`` (:attr:`Settings.review_budget`): the
   search budget of each decision (``N`` iterations or ``Ns`` seconds), the game's ``expert``
   budget by default, ``off`` for no reviews. The review's seed is 0, so an iteration budget
@@ -56,13 +57,9 @@ import contextlib
 import json
 import logging
 import math
-import multiprocessing
-import os
-import threading
 import uuid
 from collections.abc import Callable
-from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -70,9 +67,8 @@ from starlette.responses import JSONResponse, Response
 from parlour.core.inputs import parse_int
 from parlour.core.record import Record
 from parlour.errors import ParlourError
-from parlour.games import find_game
-from parlour.server.bots import _warm, _workers_start_deaf
 from parlour.server.integrity import RoomBroken, rebuild
+from parlour.server.review_worker import Message, ReviewWorker, Worker
 from parlour.server.room import Room
 from parlour.server.store import ReviewRow
 
@@ -93,8 +89,7 @@ SWEEP = 5.0
 """Seconds between two looks in the store for reviews nobody is making (indexed queries)."""
 
 HEARTBEAT = 2.0
-"""Seconds between two reports of a review being made, at most (each judged decision reports
-too)."""
+"""Seconds between two reports of a review being made, at most (each decision reports too)."""
 
 LEASE = 10.0
 """Seconds after which a review running in a process that has stopped reporting is taken up
@@ -104,100 +99,10 @@ BACKLOG = 100
 """Reviews waiting in a process's memory at most (the store keeps the others pending)."""
 
 FRESH = 3600.0
-"""Seconds after its asking during which a pending review is taken up by the sweep; an older
-one is made only when someone asks for it through the endpoint."""
+"""Seconds a pending review is taken up by the sweep; later, only an ask at the endpoint does."""
 
-Message = tuple[Any, ...]
 Key = tuple[str, int]
 """A review: its room and deal."""
-
-
-class ReviewWorker(Protocol):
-    """What makes reviews: a :class:`_Worker`, or a test's own."""
-
-    def send(self, job: Message) -> None:
-        """Hand it a review to make: ``(key, game, record, budget, seed)``; it answers in the
-        inbox it was made with: ``("progress", key, done, total)``, then ``("ready", key,
-        review)`` or ``("failed", key, why)``; ``("gone",)`` once it has stopped."""
-
-    def alive(self) -> bool: ...
-
-    async def close(self) -> None: ...
-
-
-def _serve(conn: Connection, server: int) -> None:
-    """The review worker (a process of its own): make each review it is sent, reporting each
-    judged decision, until the server is gone."""
-    with contextlib.suppress(OSError):
-        os.nice(19)
-    _warm(server)  # deaf to Ctrl-C, gone with the server, the games' playouts loaded
-    from parlour.bots.review import parse_review_budget, review_record
-
-    while True:
-        try:
-            key, game_name, record, spec, seed = conn.recv()
-        except (EOFError, OSError):
-            return
-
-        def progress(done: int, total: int, key: object = key) -> None:
-            conn.send(("progress", key, done, total))
-
-        try:
-            game = find_game(game_name)
-            budget = None if spec is None or game.strategy is None else spec
-            review = review_record(
-                record,
-                game,
-                budget=None if budget is None else parse_review_budget(budget, game),
-                seed=seed,
-                progress=progress,
-            )
-        except Exception as err:  # a bad record, or a bug: the server logs it, goes on
-            conn.send(("failed", key, f"{type(err).__name__}: {err}"))
-        else:
-            conn.send(("ready", key, review.to_json()))
-
-
-class _Worker:
-    """The review worker process and a thread that hands its messages to the event loop."""
-
-    def __init__(self, inbox: asyncio.Queue[Message]) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.conn, there = context.Pipe()
-        with _workers_start_deaf():
-            self.process = context.Process(
-                target=_serve, args=(there, os.getpid()), name="parlour-review", daemon=True
-            )
-            self.process.start()
-        there.close()
-        loop = asyncio.get_running_loop()
-        threading.Thread(
-            target=self._read, args=(loop, inbox), name="parlour-review-read", daemon=True
-        ).start()
-
-    def _read(self, loop: asyncio.AbstractEventLoop, inbox: asyncio.Queue[Message]) -> None:
-        while True:
-            try:
-                message: Message = self.conn.recv()
-            except (EOFError, OSError):
-                message = ("gone",)
-            try:
-                loop.call_soon_threadsafe(inbox.put_nowait, message)
-            except RuntimeError:  # the loop is closed: the server has stopped
-                return
-            if message[0] == "gone":
-                return
-
-    def send(self, job: Message) -> None:
-        self.conn.send(job)
-
-    def alive(self) -> bool:
-        return self.process.is_alive()
-
-    async def close(self) -> None:
-        self.process.kill()
-        await asyncio.to_thread(self.process.join, 10)
-        self.conn.close()
 
 
 class Reviews:
@@ -219,7 +124,7 @@ class Reviews:
         self.wake = asyncio.Event()
         self.inbox: asyncio.Queue[Message] = asyncio.Queue()
         self.worker: ReviewWorker | None = None
-        self.spawn: Callable[[asyncio.Queue[Message]], ReviewWorker] = _Worker
+        self.spawn: Callable[[asyncio.Queue[Message]], ReviewWorker] = Worker
         """What starts a review worker (tests start one of their own)."""
         self.task: asyncio.Task[None] | None = None
         self.asks: set[asyncio.Task[None]] = set()

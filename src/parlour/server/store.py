@@ -114,11 +114,10 @@ class ClockRow:
 class ReviewRow:
     """A finished deal's review as kept (:mod:`parlour.server.reviews`): ``status`` is
     ``pending``, ``running`` (``done`` of ``total`` decisions judged), ``ready`` (``review``: the
-    review's JSON) or ``failed``. A pending review has the time it was asked for (``at``, wall
-    time): the newest are made first. A running review also names its server process
-    (``owner``) and when that process last reported (``at``), so that the review of a process
-    that is gone is taken up again. Its table and queries (``?`` placeholders, one statement
-    each) are the same in both stores."""
+    review's JSON) or ``failed``. ``at`` (wall time): when a pending review was asked for (the
+    newest are made first), or when the process making a running one (``owner``) last reported,
+    so that the review of a process that is gone is taken up again. Its table and queries (``?``
+    placeholders, one statement each) are the same in both stores."""
 
     deal: int
     status: str
@@ -157,14 +156,9 @@ class ReviewRow:
     LOAD: ClassVar[str] = (
         "SELECT deal, status, done, total, review FROM reviews WHERE room = ? AND deal = ?"
     )
-    WANTED: ClassVar[str] = (
-        "SELECT room, deal, at FROM reviews WHERE status = 'pending' AND at >= ? "
-        "ORDER BY at DESC LIMIT ?"
-    )
-    ABANDONED: ClassVar[str] = (
-        "SELECT room, deal, at FROM reviews WHERE status = 'running' AND at >= ? AND at < ? "
-        "ORDER BY at DESC LIMIT ?"
-    )
+    _NEWEST: ClassVar[str] = "SELECT room, deal, at FROM reviews WHERE status = '{}' AND at >= ?"
+    WANTED: ClassVar[str] = _NEWEST.format("pending") + " ORDER BY at DESC LIMIT ?"
+    ABANDONED: ClassVar[str] = _NEWEST.format("running") + " AND at < ? ORDER BY at DESC LIMIT ?"
 
     @classmethod
     def of(cls, row: Any) -> ReviewRow | None:
