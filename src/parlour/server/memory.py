@@ -15,13 +15,19 @@ point 1).
   least every :data:`LOOK_AGAIN` seconds). Its game may be running, over or abandoned: the
   store keeps every room, and :meth:`~parlour.server.hub.Hub.room` folds it again when it is
   asked for. Every per-room entry goes with it (``GET /metrics``: ``parlour_room_entries``).
-- **Giving memory back.** ``parlour serve`` tunes Python's collector for short pauses (its
-  oldest generation is collected very seldom), so what closed connections leave in reference
-  cycles (some 35 KB each) would stay for hours; once :data:`COLLECT_EVERY` rooms, and at
-  least as many as memory holds, have left memory since the last, a full collection gives it
-  back. Its pause grows with what is held (about 0.4 s with 250 four-player rooms in memory,
-  a few milliseconds with a handful), so it comes less often the more is held: at most a few
-  milliseconds per room that left.
+- **Giving memory back.** ``parlour serve`` tunes Python's collector for short pauses (what
+  start-up loaded is frozen out of collections, and its oldest generation is collected very
+  seldom), so what reference cycles hold would stay for hours: above all asyncio's transport of
+  each closed connection, which refers to itself through a bound method of its own. Once
+  :data:`COLLECT_EVERY` rooms, and at least as many as memory holds, have left memory since the
+  last, a full collection gives it back. Its pause grows with what the process holds, not with
+  what it finds (``benchmarks/gc_pause.py``: about 0.3 s of CPU with 250 four-player rooms of
+  60 moves, 384,000 tracked objects, while it finds a few hundred objects), so it comes less
+  often the more is held: a bounded cost per room that left. Collecting the younger
+  generations only would leave the transports of connections that lived long enough to reach
+  the oldest; freezing the rooms too would keep for ever the cycles of every connection open
+  at that time. Rooms themselves, and the evictions called off, make no cycles
+  (``tests/server/test_gc.py``): they go as their last reference goes.
 """
 
 from __future__ import annotations
