@@ -2,7 +2,10 @@
 while the server's memory is watched: ``make soak`` (15 minutes; outside ``make test``).
 
 The server runs on SQLite in a temporary folder with ``--bot-delay 0`` and otherwise its
-defaults. ``--rooms`` (20) rooms are in play at any time: each is made by ``POST /api/rooms``
+defaults. Up to ``--rooms`` (20) rooms are in play at any time, a new one started at most
+``--rate`` (60) a minute, evenly spaced, so that the load is steady whatever else the machine
+is doing (what the server holds follows the rooms it finishes a minute: a faster minute, on a
+machine that has just become quieter, would raise it). Each room is made by ``POST /api/rooms``
 (BEOR, the Game of Death or Beggar-My-Neighbour, 2-4 players, one or two people and the other
 seats bots, drawn at random), its people connect (and, every other room, a spectator), act at
 once when they may (a random legal action after ``--think`` seconds) until the game is over,
@@ -130,14 +133,38 @@ async def _room(
                     await task
 
 
+class Pace:
+    """Rooms started ``per_minute`` a minute at most, evenly spaced (0: as fast as the lanes
+    go); a start that comes late does not make the next ones come sooner."""
+
+    def __init__(self, per_minute: float) -> None:
+        self.gap = 60.0 / per_minute if per_minute > 0 else 0.0
+        self.next = time.monotonic()
+        self.lock = asyncio.Lock()
+
+    async def wait(self) -> None:
+        if not self.gap:
+            return
+        async with self.lock:
+            now = time.monotonic()
+            if self.next > now:
+                await asyncio.sleep(self.next - now)
+            self.next = max(self.next, now) + self.gap
+
+
 async def _play(url: str, opts: argparse.Namespace, tally: Tally, until: float) -> None:
-    """Keep ``opts.rooms`` rooms in play until ``until`` (monotonic seconds)."""
+    """Keep up to ``opts.rooms`` rooms in play until ``until`` (monotonic seconds), a new one
+    started at most ``opts.rate`` a minute."""
     base = url.replace("http://", "ws://", 1)
     rng = random.Random(opts.seed)
+    pace = Pace(opts.rate)
 
     async def lane(seed: float) -> None:
         lane_rng = random.Random(seed)
         while time.monotonic() < until:
+            await pace.wait()
+            if time.monotonic() >= until:
+                return
             try:
                 await _room(http, base, lane_rng, (opts.think[0], opts.think[1]), tally)
             except (OSError, WebSocketException, httpx.HTTPError) as failed:
@@ -306,6 +333,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=15.0, help="how long (15)")
     parser.add_argument("--rooms", type=int, default=20, help="rooms in play at once (20)")
+    parser.add_argument(
+        "--rate", type=float, default=60.0, metavar="PER_MINUTE",
+        help="rooms started a minute at most (60; 0: as fast as the server plays them)",
+    )  # fmt: skip
     parser.add_argument("--every", type=float, default=10.0, help="seconds between samples (10)")
     parser.add_argument(
         "--think", type=float, nargs=2, default=[0.0, 0.05], metavar=("MIN", "MAX"),
@@ -323,8 +354,9 @@ def main() -> None:
     parser.add_argument("--out", default="build/soak.json", help="the samples (JSON)")
     opts = parser.parse_args()
     print(
-        f"soaking parlour serve for {opts.minutes:g} min, {opts.rooms} rooms in play, a sample "
-        f"every {opts.every:g} s {opts.serve} (load {load()})",
+        f"soaking parlour serve for {opts.minutes:g} min, {opts.rooms} rooms in play, "
+        f"{opts.rate:g} started a minute at most, a sample every {opts.every:g} s {opts.serve} "
+        f"(load {load()})",
         flush=True,
     )
     with tempfile.TemporaryDirectory() as folder:
@@ -344,6 +376,7 @@ def main() -> None:
     figures = {
         "minutes": opts.minutes,
         "rooms_in_play": opts.rooms,
+        "rooms_a_minute": opts.rate,
         "serve": opts.serve,
         "tally": vars(tally),
         "rss_slope_mib_per_min": _slope(samples),
