@@ -559,12 +559,16 @@ def play_room(browser: Browser, server: ServerProcess, setup: Setup) -> Played:
                 continue
             size = setup.sizes.get(seat, "desktop")
             lang = setup.langs.get(seat)
-            context = new_context(browser, size, **({"locale": LOCALES[lang]} if lang else {}))
+            # Cards move (issue 26) on the phones' pages only: a click waits until its target
+            # stops moving, and the motion has tests of its own (test_end_motion.py).
+            motion = "no-preference" if size == "phone" else "reduce"
+            extra = {"reduced_motion": motion} | ({"locale": LOCALES[lang]} if lang else {})
+            context = new_context(browser, size, **extra)
             contexts.append(context)
             table = Table(context, f"P{seat + 1} ({size})", seat, touch=size == "phone")
             table.size = size
             tables.append(table.open(answer["seats"][seat]["link"]))
-        context = new_context(browser, "desktop")
+        context = new_context(browser, "desktop", reduced_motion="reduce")
         contexts.append(context)
         spectator = Table(context, "spectator (desktop)", None)
         spectator.size = "desktop"
