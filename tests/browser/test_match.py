@@ -12,6 +12,10 @@ from tests.server.client import ServerProcess, create_room
 
 FAST = "localStorage.setItem('parlour.beggarSpeed', 'fast')"
 DEALS = "() => document.querySelectorAll('table.match tbody tr:not(.total)').length"
+# The page's recorder (browser.py) keeps a snapshot of every change: while the second deal was
+# played, the match so far was a sheet of the table's toolbar holding the first deal's row.
+MATCH_SHEET = """() => window.__parlourSnaps.some((s) => s.outcome === null
+  && s.attrs.includes('data-sheet=match') && s.content.includes('The match so far'))"""
 
 
 def seed_of(page: Page) -> str:
@@ -66,6 +70,8 @@ def test_a_rematch_deals_again_and_the_match_table_adds_up(
         won = pages[0].locator("table.match td.won").count()
         assert won >= 2, "each deal marks its winner"
         assert pages[0].locator("#log li").count() >= 1
+        assert pages[0].evaluate(MATCH_SHEET), "no match sheet while the second deal was played"
+        assert pages[0].locator("[data-sheet=match]").count() == 0  # over: the end shows it
     finally:
         for context in contexts:
             context.close()

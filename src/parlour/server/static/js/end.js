@@ -86,7 +86,8 @@ function everyHand(ctx, hands, seed) {
         hand.map((card) => cardEl(card, { extra: LEGIBLE }))) : null)));
 }
 
-function matchTable(f) {
+/** The match so far (every finished deal's scores and winners), or null before the first. */
+export function matchTable(f) {
   const match = f.match;
   if (!match || !match.deals || match.deals.length < 1) return null;
   const names = f.seats.map((s) => s.name);

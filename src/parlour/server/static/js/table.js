@@ -12,7 +12,7 @@ import { isFourColour, setFourColour } from "./cards.js";
 import { t } from "./i18n.js";
 import { entryWords, refusalWords } from "./words.js";
 import { rulesBody } from "./rules.js";
-import { endScreen, fetchSeed } from "./end.js";
+import { endScreen, fetchSeed, matchTable } from "./end.js";
 import { loadGame } from "./games.js";
 import * as motion from "./motion.js";
 import { rememberFocus, rememberPlaces, restoreFocus, restorePlaces, wasOpen } from "./kit.js";
@@ -276,7 +276,7 @@ class Table {
     // (a side column on a wide screen).
     const controls = board.controls(ctx);
     const sheets = [this.logSheet(), this.rulesSheet(ctx), this.settingsSheet(ctx),
-      ...boardSheets(controls)].filter(Boolean);
+      this.matchSheet(f), ...boardSheets(controls)].filter(Boolean);
     const dock = h("div.dock", { "data-keep-scroll": "dock" },
       this.proposals(ctx),
       controls,
@@ -335,6 +335,12 @@ class Table {
 
   settingsSheet(ctx) {
     return this.sheet("settings", t("table.settings"), this.settings(ctx));
+  }
+
+  /** The match so far while a later deal is played (at the end of a deal the end shows it). */
+  matchSheet(f) {
+    const table = f.over ? null : matchTable(f);
+    return table && this.sheet("match", t("end.match"), table, { short: t("table.match") });
   }
 
   // -- the agreed time -------------------------------------------------------------------------
