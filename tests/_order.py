@@ -100,6 +100,7 @@ SECONDS: dict[str, float] = {
     "tests/browser/test_phone.py": 20,
     "tests/browser/test_pwa.py": 12,
     "tests/server/test_decided.py": 3,
+    "tests/server/test_readiness.py": 30,
 }
 """Seconds a full run spent in each long test file (``python -m tests._order`` on its JUnit XML)."""
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -75,15 +74,6 @@ def metrics(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
 
 def ready(url: str) -> httpx.Response:
     return httpx.get(f"{url}/readyz", timeout=WAIT)
-
-
-def until_not_ready(url: str) -> httpx.Response:
-    """``/readyz`` asked again until it answers 503 (bounded by the server's own answers)."""
-    for _ in range(2000):
-        response = ready(url)
-        if response.status_code != 200:
-            return response
-    raise AssertionError("/readyz kept answering 200")
 
 
 def json_lines(lines: list[str]) -> list[dict[str, Any]]:
@@ -215,39 +205,6 @@ def test_metrics_count_a_game_and_the_log_is_json_without_secrets(tmp_path: Path
 
 
 # -- readiness --------------------------------------------------------------------------------
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for path in Path("/proc", str(pid), "task").glob("*/children"):
-        found += [int(p) for p in path.read_text().split()]
-    return found
-
-
-def _bot_worker(pid: int) -> int:
-    """The server's bot worker process (a spawned child; the resource tracker is not)."""
-    for child in _children(pid):
-        cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
-        if b"spawn_main" in cmdline:
-            return child
-    raise AssertionError(f"no bot worker among the children of {pid}")
-
-
-def test_readyz_names_a_dead_bot_worker(tmp_path: Path) -> None:
-    with logged_server(tmp_path / "rooms.db", "--bot-workers", "1") as server:
-        url, proc = server.server.url, server.server.proc
-        assert proc is not None
-        assert ready(url).status_code == 200
-        os.kill(_bot_worker(proc.pid), signal.SIGKILL)
-        answer = until_not_ready(url)
-        assert answer.status_code == 503
-        assert answer.json() == {"ready": False, "reason": "bot worker: a worker process has died"}
-        assert httpx.get(f"{url}/healthz", timeout=WAIT).status_code == 200
-        assert server.stop() == 0
-    records = json_lines(server.lines)
-    assert [r["reason"] for r in records if r["event"] == "server.not_ready"] == [
-        "bot worker: a worker process has died"
-    ]
 
 
 def test_readyz_names_a_removed_sqlite_file(tmp_path: Path) -> None:
