@@ -38,6 +38,17 @@ class Proposal:
     yes: set[int]
     no: set[int]
 
+    def to_json(self) -> dict[str, Any]:
+        """The proposal as the frames carry it (``proposals``, and within ``decided``)."""
+        return {
+            "proposal": self.id,
+            "entry": self.entry,
+            "by": self.by,
+            "target": self.target,
+            "yes": sorted(self.yes),
+            "no": sorted(self.no),
+        }
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -54,14 +65,8 @@ class Decision:
     v: int
 
     def to_json(self) -> dict[str, Any]:
-        p = self.proposal
         return {
-            "proposal": p.id,
-            "entry": p.entry,
-            "by": p.by,
-            "target": p.target,
-            "yes": sorted(p.yes),
-            "no": sorted(p.no),
+            **self.proposal.to_json(),
             "passed": self.passed,
             "applied": self.applied,
             "at": self.at,

@@ -45,17 +45,7 @@ def public(hub: Hub, room: Room) -> dict[str, Any]:
         "commitment": deal.commitment,
         "to_move": state.to_move,
         "seats": seats(hub, room),
-        "proposals": [
-            {
-                "proposal": p.id,
-                "entry": p.entry,
-                "by": p.by,
-                "target": p.target,
-                "yes": sorted(p.yes),
-                "no": sorted(p.no),
-            }
-            for p in room.proposals.values()
-        ],
+        "proposals": [p.to_json() for p in room.proposals.values()],
         "decided": [d.to_json() for d in room.decided],
         "rematch": sorted(room.rematch),
         "match": room.match(),
