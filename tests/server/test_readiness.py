@@ -9,9 +9,6 @@ Nothing sleeps: the test kills the worker, waits for its exit on a pidfd, and on
 from __future__ import annotations
 
 import asyncio
-import os
-import select
-import signal
 from pathlib import Path
 
 import httpx
@@ -19,6 +16,7 @@ import httpx
 from tests.server.client import WAIT, Client, create_room
 from tests.server.test_observability import json_lines, logged_server, ready
 from tests.server.test_takeover import _children
+from tests.server.test_workers import _kill
 
 DEAD_BOTS = "bot worker: a worker process has died"
 DEAD_REVIEWS = "review worker: the review worker process has died"
@@ -28,17 +26,6 @@ def _workers(pid: int) -> list[int]:
     """The server's spawned worker processes (bot and review workers; not the resource
     tracker)."""
     return [c for c in _children(pid) if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
-
-
-def _kill(pid: int) -> None:
-    """SIGKILL ``pid`` and wait until it has exited (its pidfd becomes readable)."""
-    fd = os.pidfd_open(pid)
-    try:
-        os.kill(pid, signal.SIGKILL)
-        readable, _, _ = select.select([fd], [], [], WAIT)
-        assert readable, f"process {pid} did not exit"
-    finally:
-        os.close(fd)
 
 
 def _events(lines: list[str]) -> list[tuple[str, str | None]]:
