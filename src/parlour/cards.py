@@ -182,11 +182,14 @@ def parse_card(text: str) -> Card:
         suit = _SUIT_BY_TEXT.get(t[-1])
         if rank is not None and suit is not None:
             return _DECK52[_INDEX[(rank, suit)]]
+    shown = text.strip()
+    if len(shown) > 24:  # a message stays one short line, whatever was typed
+        shown = shown[:21] + "..."
     raise InvalidNotation(
-        f"{text.strip()!r} is not a card: write rank A 2-9 T J Q K then suit S H D C, "
+        f"{shown!r} is not a card: write rank A 2-9 T J Q K then suit S H D C, "
         "e.g. AS, TH, 7C (or JK1, JK2)",
         key="refusal.card",  # a game that reads cards at its table says it in its words
-        values={"text": repr(text.strip())},
+        values={"text": repr(shown)},
     )
 
 

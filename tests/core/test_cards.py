@@ -59,6 +59,13 @@ class TestNotation:
         with pytest.raises(InvalidNotation, match="is not a card"):
             parse_card(bad)
 
+    def test_a_long_text_is_quoted_short(self) -> None:
+        """A refusal is one short line: ten thousand typed digits are cut, not repeated."""
+        with pytest.raises(InvalidNotation) as caught:
+            parse_card("9" * 10_000)
+        assert str(caught.value).startswith("'999999999999999999999...' is not a card")
+        assert len(str(caught.value)) < 120
+
     @given(st.sampled_from(ALL))
     def test_round_trip(self, card: Card) -> None:
         """'parse(format(x)) == x for every card.'"""
