@@ -140,6 +140,12 @@ def widths(page: Page, selector: str) -> list[float]:
     return found
 
 
+def said_once(page: Page, words: str) -> None:
+    """The end of the deal says ``words`` (its shared win) once, not twice."""
+    end = page.locator("#end").inner_text()
+    assert end.count(words) == 1, f"{words!r} said {end.count(words)} times at the end: {end}"
+
+
 ON_TOP = """(sel) => {
   const e = document.querySelector(sel);
   const r = e.getBoundingClientRect();
@@ -242,13 +248,17 @@ def test_a_tie_is_a_shared_win(browser: Browser, server: ServerProcess, seed_fil
         result = page.locator("#end .result").inner_text()
         assert f"You and Di drank least ({drank}): you share the win" in result, result
         assert "you win!" not in result
+        said_once(page, "share the win")
         # No face-up card is a thumbnail (the seats say the hands' sizes, not their cards).
         narrow = [w for w in widths(page, "#table [data-card]") if w < CARD_MIN]
         assert not narrow, f"face-up cards under {CARD_MIN} px at the end: {narrow}"
         page.screenshot(path=str(SCREENSHOTS / "death-tie-390x844.png"), full_page=True)
-        # The same end in Romanian and Dutch.
-        want = {"ro": "Tu și Di ați băut cel mai puțin", "nl": "Jij en Di dronken het minst"}
-        for lang, words in want.items():
+        # The same end in Romanian and Dutch, the shared win said once.
+        want = {
+            "ro": ("Tu și Di ați băut cel mai puțin", "împărțiți victoria"),
+            "nl": ("Jij en Di dronken het minst", "delen de"),
+        }
+        for lang, (words, shared) in want.items():
             page.locator("select#lang").select_option(lang)
             wait_js(
                 page,
@@ -256,6 +266,7 @@ def test_a_tie_is_a_shared_win(browser: Browser, server: ServerProcess, seed_fil
                 words,
                 f"the shared win in {lang}: {words!r}",
             )
+            said_once(page, shared)
     finally:
         context.close()
 
@@ -283,6 +294,10 @@ def test_a_tie_at_beggar_my_neighbours_card_limit_is_shared(
         result = table.page.locator("#end .result").inner_text()
         want = "The card limit (2) was reached: you and Bo held the most cards and share the win"
         assert want in result, result
+        said_once(table.page, "share the win")
+        # The deal is over: nobody owes a payment any more.
+        payment = table.page.locator(".beggar-board .payment")
+        assert payment.count() == 0, f"a payment line after the end: {payment.all_inner_texts()}"
     finally:
         context.close()
 

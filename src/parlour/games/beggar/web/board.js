@@ -21,7 +21,8 @@ export function board(ctx) {
   const pile = view.pile || [];
   const shown = pile.slice().reverse();
   const lastTurned = ctx.fresh.length > 0;
-  const owed = view.owed
+  // Once the deal is over nobody pays any more: no payment line.
+  const owed = ctx.frame.over ? null : view.owed
     ? ctx.w("ui.owes", { player: ctx.name(view.to_move), count: view.owed, court: ctx.name(view.court_player) })
     : ctx.w("ui.no_court");
   return h("section.board.beggar-board", { "aria-label": t("table.board") },
@@ -29,7 +30,7 @@ export function board(ctx) {
     h("div.beggar-pile", {}, pile.length ? shown.map((card, i) => cardEl(card, {
       extra: i === shown.length - 1 ? `top${lastTurned ? " enter" : ""}` : "under",
     })) : h("p.empty-pile", { text: ctx.w("ui.pile_empty") })),
-    h("p.payment", { text: owed }),
+    owed ? h("p.payment", { text: owed }) : null,
     h("p.small.counts", { text: ctx.w("ui.counts", {
       cards: ctx.w("ui.counts.cards", { count: view.cards }),
       tricks: ctx.w("ui.counts.tricks", { count: view.tricks }) }) }),
@@ -69,6 +70,9 @@ export function settings(ctx) {
   select.addEventListener("change", () => localStorage.setItem("parlour.beggarSpeed", select.value));
   return h("label.field", {}, h("span", { text: ctx.w("ui.speed") }), select);
 }
+
+/** The end says a shared win once, in outcomeWords' words (end.js). */
+export const sharedWinWords = true;
 
 /** How the deal ended; a win shared by several players (at the card limit, M11, or when the
  * time is up, M12) is said to be shared, and the reader's own win is said to him. */

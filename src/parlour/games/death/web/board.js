@@ -398,6 +398,9 @@ function tell(ctx, open, decided) {
 
 // -- the end ----------------------------------------------------------------------------------------
 
+/** The end says a shared win once, in outcomeWords' words (end.js). */
+export const sharedWinWords = true;
+
 /** Who drank least (G12), a tie said as a shared win: "You and Bo drank least (23): you share
  * the win." */
 export function outcomeWords(outcome, ctx) {

@@ -9,6 +9,9 @@
 // then on the whole deal is public (anyone can replay it from its record). A board that lays
 // out the end itself exports endHands(ctx, hands): what to show in their place, or null when
 // its own board shows them already.
+//
+// A shared win is said once: by the board's outcomeWords when the board says it exports
+// sharedWinWords (true: its sentence words a tie as a shared win), else by the line above it.
 
 import { h } from "./dom.js";
 import { LEGIBLE, cardEl } from "./cards.js";
@@ -26,7 +29,7 @@ export function endScreen(table, ctx) {
   const iAsked = f.seat !== null && asked.has(f.seat);
   const file = `parlour-${game}-${table.roomId}-${f.deal + 1}.json`;
   const winners = outcome.winners || [];
-  const shared = sharedWin(winners, ctx);
+  const shared = ctx.board.sharedWinWords ? null : sharedWin(winners, ctx);
   return h("section#end.end", { "data-outcome": outcome.result || "", "aria-labelledby": "end-title" },
     h("h2", { id: "end-title", text: t("end.title") }),
     shared ? h("p.shared-win", { "data-winners": winners.join(" "), text: shared }) : null,
