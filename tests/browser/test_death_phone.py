@@ -28,6 +28,7 @@ from tests.browser.browser import (
     PHONE,
     SCREENSHOTS,
     Table,
+    get_json,
     new_context,
     report,
     wait_js,
@@ -298,6 +299,63 @@ def test_a_tie_at_beggar_my_neighbours_card_limit_is_shared(
         # The deal is over: nobody owes a payment any more.
         payment = table.page.locator(".beggar-board .payment")
         assert payment.count() == 0, f"a payment line after the end: {payment.all_inner_texts()}"
+    finally:
+        context.close()
+
+
+# -- the log sheet before the first move ----------------------------------------------------------
+
+EMPTY_LOG = """() => {
+  const log = document.querySelector('#log');
+  const before = getComputedStyle(log, '::before');
+  const r = log.getBoundingClientRect();
+  return {entries: log.children.length, content: before.content, shown: before.display !== 'none',
+          said: log.dataset.empty ?? null, top: r.top, bottom: r.bottom};
+}"""
+"""What the log sheet's list shows: its entries and the line drawn when it has none."""
+
+
+def test_an_empty_log_says_nothing_has_happened_yet(
+    browser: Browser, server: ServerProcess
+) -> None:
+    """A fresh room of two people: the log sheet says "Nothing has happened yet." (in each
+    language) until the first move, then shows that move alone."""
+    body = {"game": "death", "players": 2, "seats": ["person", "person"], "names": ["Ann", "Bo"]}
+    room = create_room(server.url, body)
+    context = new_context(browser, "phone")
+    try:
+        table = Table(context, "Ann", 0, touch=True).open(room["seats"][0]["link"])
+        page = table.page
+        page.locator("#sheet-log").click()
+        page.locator("details.sheet-log[open] #log").wait_for()
+        for lang, words in (
+            ("ro", "Nu s-a întâmplat nimic încă."),
+            ("nl", "Er is nog niets gebeurd."),
+            ("en", "Nothing has happened yet."),
+        ):
+            page.locator("select#lang").select_option(lang)
+            wait_js(
+                page,
+                "(w) => document.querySelector('#log')?.dataset.empty === w",
+                words,
+                f"the empty log's line in {lang}",
+            )
+            seen = page.evaluate(EMPTY_LOG)
+            assert seen["entries"] == 0 and seen["shown"], seen
+            assert seen["content"] == f'"{words}"', seen
+            assert seen["top"] >= 0 and seen["bottom"] <= 844, seen
+            assert seen["bottom"] - seen["top"] >= 20, f"the empty log has no line: {seen}"
+        page.screenshot(path=str(SCREENSHOTS / "death-empty-log-390x844.png"))
+        # The first throw (Bo's page makes it when he leads) fills the log.
+        mover = get_json(f"{server.url}/api/rooms/{room['room']}")["to_move"]
+        if mover != 0:
+            table = Table(context, "Bo", 1, touch=True).open(room["seats"][1]["link"])
+        my_turn(table.page)
+        throw = table.page.locator("[data-action]").first.get_attribute("data-action")
+        assert throw, "no move to make"
+        table.play(throw)
+        wait_js(page, "() => document.querySelector('#log').children.length > 0", None, "a move")
+        assert page.evaluate(EMPTY_LOG)["content"] in ("none", "normal"), "still said empty"
     finally:
         context.close()
 

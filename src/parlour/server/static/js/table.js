@@ -449,8 +449,9 @@ class Table {
       items.push(h("li", { class: entry.seat === this.frame.seat ? "mine" : "" },
         words.map((w) => h("span", { text: w }))));
     }
+    // With no entry, app.css's .log:empty::before says data-empty ("Nothing has happened yet.").
     return h("ol#log.log", { tabindex: "0", "aria-label": t("table.log"), "data-keep-scroll": "log",
-      "data-keep-end": "" }, items);
+      "data-keep-end": "", "data-empty": t("table.log_empty") }, items);
   }
 
   notationForm(ctx) {
