@@ -41,27 +41,16 @@ def test_every_game_is_registered() -> None:
 
 
 # OpenSpiel's serialisation is the history of actions, replayed in full at every step of the
-# simulation: a random 2-player BEOR game runs to many hundreds of turns (over 30 s on a 2-core
-# machine), so the fewest players play under the B10 turn limit, which the simulation then also
-# checks as a terminal state (a draw); the most players play without one.
-SIM_PARAMS: dict[tuple[str, int], dict[str, object]] = {("beor", 2): {"max_turns": 120}}
+# simulation: a random BEOR game runs to its B10 limit of 2,000 turns (48 s for 5 players on a
+# 2-core machine), so BEOR plays under a lower limit, which the simulation then also checks as a
+# terminal state (a draw). test_parameters_are_the_games_options plays the default limit out.
+SIM_PARAMS: dict[str, dict[str, object]] = {"beor": {"max_turns": 150}}
 
 
-def _sim_cases() -> list[object]:
-    """Every game and player count, but for BEOR, whose one simulation serialises a long game at
-    every step, only its fewest and most players."""
-    beor = GAMES["beor"].info
-    return [
-        pytest.param(c, marks=pytest.mark.slow) if c[0] == "beor" else c
-        for c in CASES
-        if c[0] != "beor" or c[1] in (beor.min_players, beor.max_players)
-    ]
-
-
-@pytest.mark.parametrize("case", _sim_cases(), ids=case_id)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_openspiel_random_sim_test_with_serialisation(case: tuple[str, int]) -> None:
     name, players = case
-    game = load(name, players, **SIM_PARAMS.get((name, players), {}))
+    game = load(name, players, **SIM_PARAMS.get(name, {}))
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
@@ -231,6 +220,12 @@ def test_parameters_are_the_games_options() -> None:
     real = state.parlour_state
     assert real is not None and real.outcome is not None
     assert real.outcome.details["turns"] <= 10 and game.max_game_length() == 10
+    default = load("beor", 5)  # B10: 2,000 turns unless a player goes out first
+    state = play_out(default.new_initial_state(), random.Random(0))
+    real = state.parlour_state
+    assert real is not None and real.outcome is not None
+    assert default.max_game_length() == 2000 and real.outcome.details["turns"] <= 2000
+    assert state.returns() == list(real.outcome.returns)
     beggar = load("beggar", 2, card_limit=30)
     real = play_out(beggar.new_initial_state(), random.Random(0)).parlour_state
     assert real is not None and real.outcome is not None and real.outcome.details["cards"] <= 30
@@ -260,8 +255,17 @@ def search_game(bots: list[pyspiel.Bot], game: pyspiel.Game, seed: int) -> pyspi
     return state
 
 
+# The searches play each game at its fewest and most players (every count in between is
+# simulated, dealt and checked above; a whole searched game costs seconds).
+EXTREMES = [
+    (name, n)
+    for name, n in CASES
+    if n in (GAMES[name].info.min_players, GAMES[name].info.max_players)
+]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("case", CASES, ids=case_id)
+@pytest.mark.parametrize("case", EXTREMES, ids=case_id)
 def test_openspiel_ismcts_and_mcts_play_whole_games(case: tuple[str, int]) -> None:
     name, players = case
     game = load(name, players, **SEARCH_PARAMS.get(name, {}))
