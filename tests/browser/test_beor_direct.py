@@ -376,7 +376,10 @@ def test_known_cards_are_at_least_40_px_wide_on_a_phone(
 def test_the_end_of_a_deal_shows_every_hand_and_the_winners_groups(
     phone: BrowserContext, rooms: Rooms
 ) -> None:
-    table = Table(phone, "won Ann", 0, touch=True).open(rooms.link("won"))
+    table = Table(phone, "won Ann", 0, touch=True)
+    asked: list[str] = []
+    table.page.on("request", lambda request: asked.append(request.url))
+    table.open(rooms.link("won"))
     page = table.page
     page.locator("[data-outcome]").wait_for()
     final = state_of(WON).to_json()
@@ -401,6 +404,9 @@ def test_the_end_of_a_deal_shows_every_hand_and_the_winners_groups(
         ".map((g) => [...g.querySelectorAll('[data-card]')].map((e) => e.dataset.card).sort())"
     )
     assert sorted(groups) == [["4C", "4D", "4H"], ["QC", "QH", "QS"]], groups
+    # The hands come from the last position alone, never from the whole replay.
+    api = [url.split("/api/rooms/won/", 1)[1] for url in asked if "/api/rooms/won/" in url]
+    assert "final?deal=0" in api and not [u for u in api if u.startswith("replay")], api
     page.locator('[data-hand-of="1"]').scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "beor-end-hands-390x844.png"), animations="disabled")
 

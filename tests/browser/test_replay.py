@@ -64,6 +64,7 @@ class Finished:
             for key, query in (("0", "&seat=0"), ("1", "&seat=1"), ("spectator", ""))
         }
         self.replays["all"] = get_json(f"{url}/api/rooms/{room}/replay?deal=0&seat=all")
+        self.final = get_json(f"{url}/api/rooms/{room}/final?deal=0")
         self.steps = len(self.states)
 
 
@@ -124,6 +125,9 @@ def line(page: Page) -> str:
 def test_the_end_screen_opens_the_replay_and_it_steps_by_buttons_keys_and_slider(
     context: BrowserContext, finished: Finished
 ) -> None:
+    # The end's every hand comes from the deal's last position alone: the replay's.
+    assert finished.final["full"] == finished.replays["all"]["full"]
+    assert finished.final["outcome"] == finished.replays["all"]["outcome"]
     page = context.new_page()
     page.goto(f"{finished.url}/r/{finished.room}")
     page.locator("[data-outcome]").wait_for()
@@ -260,6 +264,17 @@ def test_a_running_deal_is_not_replayed(context: BrowserContext, server: ServerP
         assert not json_cards(response.json()), response.text
     bad = httpx.get(f"{server.url}/api/rooms/{room['room']}/replay?deal=1", timeout=WAIT)
     assert bad.status_code == 400 and set(bad.json()) == {"error"}
+    # Nor is its last position (what the end of a deal shows every hand from).
+    for query in ("", "?deal=0"):
+        response = httpx.get(f"{server.url}/api/rooms/{room['room']}/final{query}", timeout=WAIT)
+        assert response.status_code == 409, (query, response.text)
+        assert response.json()["error"]["code"] == "not_over", response.text
+        assert response.headers["cache-control"] == "no-store"
+        assert not json_cards(response.json()), response.text
+    for query, status in (("?deal=1", 400), ("?deal=x", 400)):
+        response = httpx.get(f"{server.url}/api/rooms/{room['room']}/final{query}", timeout=WAIT)
+        assert response.status_code == status and set(response.json()) == {"error"}, query
+    assert httpx.get(f"{server.url}/api/rooms/nope/final", timeout=WAIT).status_code == 404
     page = context.new_page()
     page.goto(f"{server.url}/r/{room['room']}/replay/0?seat=0")
     page.locator("#error").wait_for()

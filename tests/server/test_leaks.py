@@ -20,7 +20,9 @@ decimal or hex, the deal's or the state's own), no token or token hash of any se
 included), no key ``seed``, ``deck``, ``token`` or a key only the full state has (``hands``,
 ...), no copy of the initial state, ``legal`` only for the seat to move, and the view and legal
 moves are those of that version (so the version is the one the frame was made at). The room's
-public facts (``GET /api/rooms/ROOM``) fetched in mid-game are checked as a spectator's frame.
+public facts (``GET /api/rooms/ROOM``) fetched in mid-game are checked as a spectator's frame,
+and so are the refusals of the record and of the deal's last position (``GET .../final``: every
+hand, given once the game is over, and then the record's last state).
 
 The checker is shown to find what is planted in a real frame (the canary), and the counts of
 frames and positions it examined are asserted (``-s`` prints them)."""
@@ -293,9 +295,11 @@ class Played:
     tokens: list[str]
     sockets: list[Socket] = field(default_factory=list)
     public: list[tuple[int, str]] = field(default_factory=list)
-    """Bodies of GET /api/rooms/ROOM and of the refused record, fetched in mid-game and at
-    the end, with the room's version then."""
+    """Bodies of GET /api/rooms/ROOM and of the refused record and final position, fetched in
+    mid-game and at the end, with the room's version then."""
     record: dict[str, Any] = field(default_factory=dict)
+    final: dict[str, Any] = field(default_factory=dict)
+    """GET /api/rooms/ROOM/final once the game is over (refused before: in ``public``)."""
     tally: Counter[str] = field(default_factory=Counter)
 
     def where(self) -> str:
@@ -370,6 +374,9 @@ class Driver:
         response = await self.http.get(f"{self.server.url}/api/rooms/{p.room}/record")
         assert response.status_code == 200, response.text
         p.record = response.json()
+        response = await self.http.get(f"{self.server.url}/api/rooms/{p.room}/final")
+        assert response.status_code == 200, response.text
+        p.final = response.json()
         for client in self.open():
             await client.close()
 
@@ -392,9 +399,10 @@ class Driver:
         assert response.json()["v"] == v, self.p.where()
         self.p.public.append((v, response.text))
         if not self.watcher.last["over"]:
-            still = await self.http.get(f"{self.server.url}/api/rooms/{self.p.room}/record")
-            assert still.status_code == 409, still.text
-            self.p.public.append((v, still.text))
+            for path in ("record", "final"):  # final: the deal's last position, every card
+                still = await self.http.get(f"{self.server.url}/api/rooms/{self.p.room}/{path}")
+                assert still.status_code == 409, still.text
+                self.p.public.append((v, still.text))
 
     async def step(self, v: int) -> dict[str, Any]:
         """One request at version ``v``: mostly the mover's random legal move."""
@@ -623,6 +631,9 @@ def test_no_frame_gives_away_a_hidden_card_the_seed_a_token_or_the_deck(
         for v, text in played.public:
             found = leaks(text, None, states[steps[v]], checker.secrets)
             assert not found, f"{where} GET /api/rooms at v{v}: {found}\n{text[:1500]}"
+        # Once over, the last position alone (every hand at the end): the record's last state.
+        full = json.loads(json.dumps(states[-1].to_json(), ensure_ascii=False))
+        assert played.final["full"] == full, f"{where}: GET final is not the last position"
         positions[played.game] += len(states)
         tally[played.game] += played.tally
         counts[played.game].add(played.players)

@@ -5,6 +5,7 @@
 - ``GET /api/rooms/ROOM/record[?deal=K]``: a finished deal's record, seed revealed.
 - ``GET /api/rooms/ROOM/review[?deal=K]``: a finished deal's review (:mod:`.reviews`).
 - ``GET /api/rooms/ROOM/replay?deal=K&seat=S``: a finished deal step by step (:mod:`.replay`).
+- ``GET /api/rooms/ROOM/final?deal=K``: a finished deal's last position, every card shown.
 - ``GET /api/games``: the games, their player counts, options and seat kinds, and where the
   browser finds each game's board and words (:mod:`parlour.server.boards`).
 - ``GET /games/NAME/board.js``, ``board.css``, ``words/LANG.json``: a game's own browser files,
@@ -59,7 +60,7 @@ from parlour.server.names import check_names
 from parlour.server.pages import HEADERS, page_routes
 from parlour.server.pages import STATIC as STATIC  # where it was before
 from parlour.server.protocol import hash_token, new_token
-from parlour.server.replay import replay
+from parlour.server.replay import final, replay
 from parlour.server.retention import Policy, Retention
 from parlour.server.reviews import review_route
 from parlour.server.room import new_deal_event
@@ -154,6 +155,7 @@ def create_app(
             route("/api/rooms/{room}/record", _record, ["GET"]),
             route("/api/rooms/{room}/review", review_route, ["GET"]),
             route("/api/rooms/{room}/replay", replay, ["GET"]),
+            route("/api/rooms/{room}/final", final, ["GET"]),
             WebSocketRoute("/ws/{room}", websocket),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/readyz", ready.readyz, methods=["GET"]),

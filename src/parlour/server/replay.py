@@ -13,6 +13,11 @@ it. The last state's whole position closes every answer (``full``).
 Only a finished deal is replayed: a running one is refused (409) whatever the seat, so no card
 still hidden at a table can be read here. A finished deal never changes, so answers are kept
 (a few, newest last) and sent with ``Cache-Control: no-store`` all the same: a page asks again.
+
+``GET /api/rooms/ROOM/final?deal=K`` (:func:`final`) gives only a finished deal's last whole
+position (``full``, as the replay's), read from the room's last state of that deal without
+replaying anything: what the end of a deal shows every hand from. A running deal is refused (409)
+as the replay is.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from parlour.errors import ParlourError
 from parlour.server.hub import Hub
 from parlour.server.room import Room
 
-__all__ = ["ALL", "replay", "replay_steps"]
+__all__ = ["ALL", "final", "replay", "replay_steps"]
 
 ALL = "all"
 """The ``seat`` that asks for every card (a finished deal's every hand at every step)."""
@@ -118,24 +123,55 @@ def replay_steps(room: Room, number: int, seat: int | str | None) -> dict[str, A
     }
 
 
-async def replay(hub: Hub, request: Request) -> Response:
-    """The route's handler: ``deal`` (default: the room's latest deal) and ``seat``."""
+async def _deal(hub: Hub, request: Request, not_over: str) -> tuple[Room, int] | Response:
+    """The room and the finished deal a request names (``deal``, default: the room's latest),
+    or the error answer: no such room (404), a bad deal (400), a deal not over yet (409,
+    ``not_over`` its message)."""
     room = await hub.room(request.path_params["room"])
     if room is None:
         return _error(404, "not_found", "no such room")
     latest = room.deal.number
-    query = request.query_params
     try:
-        number = parse_int(query.get("deal", str(latest)), field="deal", minimum=0, maximum=latest)
+        text = request.query_params.get("deal", str(latest))
+        number = parse_int(text, field="deal", minimum=0, maximum=latest)
     except ParlourError:
         return _error(400, "bad_request", f"deal is a number from 0 to {latest}")
+    if not room.deals[number].state.is_over:
+        return _error(409, "not_over", not_over)
+    return room, number
+
+
+async def final(hub: Hub, request: Request) -> Response:
+    """``GET /api/rooms/ROOM/final?deal=K``: finished deal K's last whole position, every card
+    shown (``full``), and its outcome; a running deal is refused."""
+    found = await _deal(hub, request, "a deal's last position is shown once it is over")
+    if isinstance(found, Response):
+        return found
+    room, number = found
+    state = room.deals[number].state
+    outcome = state.outcome
+    made = {
+        "room": room.id,
+        "game": room.game.name,
+        "deal": number,
+        "outcome": None if outcome is None else outcome.to_json(),
+        "full": state.to_json(),
+    }
+    body = json.dumps(made, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return Response(body, media_type=_JSON, headers=_HEADERS)
+
+
+async def replay(hub: Hub, request: Request) -> Response:
+    """The route's handler: ``deal`` (default: the room's latest deal) and ``seat``."""
+    found = await _deal(hub, request, "a deal is replayed once it is over")
+    if isinstance(found, Response):
+        return found
+    room, number = found
     try:
-        seat = _seat(query.get("seat"), room.row.players)
+        seat = _seat(request.query_params.get("seat"), room.row.players)
     except ParlourError:
         last = room.row.players - 1
         return _error(400, "bad_request", f"seat is a number from 0 to {last}, or {ALL}")
-    if not room.deals[number].state.is_over:
-        return _error(409, "not_over", "a deal is replayed once it is over")
     key = (room.id, number, seat)
     body = _kept.get(key)
     if body is None:

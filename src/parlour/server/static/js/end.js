@@ -4,8 +4,9 @@
 // check: the seed, revealed now, against the commitment the page showed before the first card.
 //
 // Every hand: from the last view where it holds them all ("hands", one list a seat), else from
-// the deal's last position (GET /api/rooms/ROOM/replay?seat=all: a finished deal hides nothing),
-// fetched once; the table is drawn again when they come. They are shown once the seed is: from
+// the deal's last position (GET /api/rooms/ROOM/final?deal=K: only that position, read from the
+// room's last state, refused before the end; a finished deal hides nothing), fetched once; the
+// table is drawn again when they come. They are shown once the seed is: from
 // then on the whole deal is public (anyone can replay it from its record). A board that lays
 // out the end itself exports endHands(ctx, hands): what to show in their place, or null when
 // its own board shows them already.
@@ -130,7 +131,7 @@ function fetchHands(table, deal) {
     const found = lastHands.get(key);
     return found instanceof Promise ? null : found;
   }
-  const url = `/api/rooms/${encodeURIComponent(table.roomId)}/replay?deal=${deal}&seat=all`;
+  const url = `/api/rooms/${encodeURIComponent(table.roomId)}/final?deal=${deal}`;
   lastHands.set(key, fetch(url).then((response) => (response.ok ? response.json() : null))
     .then((body) => (body && body.full && Array.isArray(body.full.hands) ? body.full.hands : null))
     .catch(() => null)
