@@ -10,30 +10,45 @@
   and leaves the API and the sockets to the network.
 
 Every answer carries :data:`HEADERS` and ``Cache-Control: no-cache`` (a page revalidates its
-files). The shell says the version of the files it goes with (``X-Parlour-Static``): a service
-worker whose cache is of another version drops it and fetches the files until the new worker
-(which the browser fetches at each page, ``/sw.js`` having changed) takes over.
+files: an ``ETag`` and ``Last-Modified`` with each, ``304 Not Modified`` when nothing changed).
+The shell says the version of the files it goes with (``X-Parlour-Static``): a service worker
+whose cache is of another version drops it and fetches the files until the new worker (which the
+browser fetches at each page, ``/sw.js`` having changed) takes over.
+
+The shell is written for its page (:func:`hints`): ``<link rel="modulepreload">`` for every
+module the page will import (the modules' own imports, read from their files, and the modules
+``app.js`` imports for that kind of page, :data:`ENTRIES`) and ``<link rel="preload">`` for the
+words and the games' list, so the browser fetches them all at once instead of discovering them
+one import after another; at a room's address also its game's board, style sheet and words, and
+the game's name in ``#app[data-game]`` (the table loads the board without waiting for the
+room's welcome).
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
 import json
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from parlour.core.words import LANGUAGES
+from parlour.core.words import DEFAULT_LANGUAGE, LANGUAGES
 from parlour.games import GAMES
 
-__all__ = ["CSP", "HEADERS", "STATIC", "Kept", "kept", "page_routes"]
+__all__ = [
+    "CSP", "ENTRIES", "HEADERS", "STATIC", "Kept", "hints", "kept", "languages", "page_routes",
+]  # fmt: skip
 
 STATIC = Path(__file__).with_name("static")
 CSP = (
@@ -52,14 +67,30 @@ NOT_KEPT = frozenset({"index.html", WORKER})
 """Files of ``static/`` the worker does not keep: the shell is always fetched (so a page and its
 files are of one version), the worker is the browser's own business."""
 VERSION_HEADER = "X-Parlour-Static"
+APP = "/static/js/app.js"
+"""The shell's one script; it imports the rest."""
+ENTRIES: Mapping[str, tuple[str, ...]] = {
+    "lobby": ("/static/js/lobby.js",),
+    "table": ("/static/js/table.js", "/static/js/myrooms.js"),
+    "replay": ("/static/js/replay.js",),
+}
+"""The modules ``app.js`` imports (``import()``) for each kind of page, besides its own imports."""
+_IMPORT = re.compile(
+    r"""^[ \t]*(?:import|export)\b(?![ \t]*\()[^;"'`]*?["']([^"'\n]+\.js)["']""", re.M
+)
+"""A module's static ``import ... from "X.js"`` (and ``export ... from``)."""
+_ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A room's id as the pages read it from the address (``app.js``)."""
 
 
 @dataclass(frozen=True)
 class Kept:
-    """What the service worker keeps: the files' addresses and their version."""
+    """What the service worker keeps: the files' addresses and their version; and each kept
+    module's own static imports (addresses), for the shell's preload hints."""
 
     urls: tuple[str, ...]
     version: str
+    imports: Mapping[str, tuple[str, ...]]
 
 
 def _sources() -> list[tuple[str, Traversable]]:
@@ -103,13 +134,63 @@ def kept() -> Kept:
     if _known and _known[0][0] == stamp:
         return _known[0][1]
     digest = hashlib.sha256()
+    imports: dict[str, tuple[str, ...]] = {}
     for url, source in sources:
         raw = source.read_bytes()
         digest.update(f"{url}\0{len(raw)}\0".encode())
         digest.update(raw)
-    found = Kept(tuple(url for url, _ in sources if url), digest.hexdigest()[:16])
+        if url.endswith(".js"):
+            text = raw.decode("utf-8", errors="replace")
+            imports[url] = tuple(urljoin(url, m) for m in _IMPORT.findall(text))
+    found = Kept(tuple(url for url, _ in sources if url), digest.hexdigest()[:16], imports)
     _known[:] = [(stamp, found)]
     return found
+
+
+def _modules(entries: list[str], imports: Mapping[str, tuple[str, ...]]) -> list[str]:
+    """``entries`` and every module they import, each once, the kept ones only."""
+    out: list[str] = []
+    todo = list(entries)
+    while todo:
+        url = todo.pop(0)
+        if url in imports and url not in out:
+            out.append(url)
+            todo.extend(imports[url])
+    return out
+
+
+def languages(accept: str) -> tuple[str, ...]:
+    """The languages whose words a page will fetch: English (every catalog's fallback) and the
+    first of ``accept`` (an ``Accept-Language`` header) the pages speak, as ``i18n.js`` picks it
+    from the browser's languages (a choice kept in the browser's storage is not known here)."""
+    for part in accept.split(","):
+        base = part.split(";")[0].strip().lower().split("-")[0]
+        if base in LANGUAGES:
+            return tuple(dict.fromkeys((DEFAULT_LANGUAGE, base)))
+    return (DEFAULT_LANGUAGE,)
+
+
+def hints(kind: str, game: str | None = None, langs: tuple[str, ...] = (DEFAULT_LANGUAGE,)) -> str:
+    """The shell's preload hints for a page of ``kind`` (a key of :data:`ENTRIES`), at a room of
+    ``game`` where it is known: every module it imports, its words in ``langs`` (the pages' and
+    the games', every game's in the lobby), the list of games and the game's style sheet."""
+    files = kept()
+    known = set(files.urls)
+    entries = [APP, *ENTRIES[kind]]
+    games = sorted(GAMES) if kind == "lobby" else [game] if game in GAMES else []
+    if game in GAMES and f"/games/{game}/board.js" in known:
+        entries.append(f"/games/{game}/board.js")
+    fetched = [f"/static/i18n/{lang}.json" for lang in langs] + ["/api/games"]
+    fetched += [f"/games/{g}/words/{lang}.json" for g in games for lang in langs]
+    lines = [f'<link rel="modulepreload" href="{url}">' for url in _modules(entries, files.imports)]
+    lines += [
+        f'<link rel="preload" href="{html.escape(url)}" as="fetch" crossorigin>'
+        for url in fetched
+        if url in known or url.startswith("/api/")
+    ]
+    if game in GAMES and f"/games/{game}/board.css" in known:
+        lines.append(f'<link rel="preload" href="/games/{game}/board.css" as="style">')
+    return "\n".join(lines)
 
 
 class _Static(StaticFiles):
@@ -124,11 +205,37 @@ class _Static(StaticFiles):
         return response
 
 
+async def _game_of(request: Request) -> str | None:
+    """The game of the room at the page's address, None where there is no such room (or it
+    cannot be read now: the page's socket says why)."""
+    room_id = request.path_params.get("room")
+    hub = getattr(request.app.state, "hub", None)
+    if room_id is None or hub is None or not _ROOM_ID.fullmatch(room_id):
+        return None
+    room = hub.rooms.get(room_id)
+    if room is None:
+        try:
+            room = await hub.room(room_id)  # the page's socket asks for it a moment later
+        except Exception:  # a broken room, the database down: the hints only are left out
+            return None
+    return None if room is None else str(room.game.name)
+
+
 async def _index(request: Request) -> Response:
-    """The one HTML shell of the lobby and the tables: ``static/app.js`` reads the path."""
-    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    """The one HTML shell of the lobby and the tables: ``static/app.js`` reads the path; the
+    page's preload hints (:func:`hints`) and, at a room, its game (``#app[data-game]``)."""
+    shell = (STATIC / "index.html").read_text(encoding="utf-8")
+    params = request.path_params
+    kind = "replay" if "deal" in params else "table" if "room" in params else "lobby"
+    game = await _game_of(request)
+    langs = languages(request.headers.get("accept-language", ""))
+    script = '<script type="module" src="/static/js/app.js"></script>'
+    shell = shell.replace(script, f"{hints(kind, game, langs)}\n{script}", 1)
+    if game is not None:
+        named = f'<main id="app" data-game="{html.escape(game)}"'
+        shell = shell.replace('<main id="app"', named, 1)
     headers = {**HEADERS, "Cache-Control": "no-cache", VERSION_HEADER: kept().version}
-    return HTMLResponse(html, headers=headers)
+    return HTMLResponse(shell, headers=headers)
 
 
 async def _worker(request: Request) -> Response:

@@ -3,11 +3,21 @@
 
 import { $, showError } from "./dom.js";
 import { pickLanguage, setLanguage, t } from "./i18n.js";
+import { openConnection } from "./connection.js";
 
 let page = null;
 
 async function start() {
   const select = $("#lang");
+  const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{1,64})\/?$/);
+  const replay = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{1,64})\/replay\/(\d{1,9})\/?$/);
+  // Everything a page needs starts at once, not one after the other: a table's socket (its
+  // welcome comes while the rest loads), the page's modules and the words (the server's
+  // preload hints have the browser fetching all of them already, pages.py).
+  const socket = match ? openConnection(match[1]) : null;
+  const modules = match ? Promise.all([import("./table.js"), import("./myrooms.js")])
+    : replay ? import("./replay.js") : import("./lobby.js");
+  modules.catch(() => {}); // said below, once the words are here
   await setLanguage(pickLanguage());
   select.value = document.documentElement.lang;
   select.addEventListener("change", async () => {
@@ -16,20 +26,18 @@ async function start() {
     if (page && page.relabel) page.relabel();
   });
   translateShell();
-  const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{1,64})\/?$/);
-  const replay = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{1,64})\/replay\/(\d{1,9})\/?$/);
   const root = $("#app");
   root.textContent = "";
   try {
     if (match) {
-      const [{ openTable }, { watchTable }] = await Promise.all([import("./table.js"), import("./myrooms.js")]);
-      page = openTable(root, match[1]);
+      const [{ openTable }, { watchTable }] = await modules;
+      page = openTable(root, match[1], socket);
       watchTable(page); // a seat taken through its link joins "My rooms"
     } else if (replay) {
-      const { openReplay } = await import("./replay.js");
+      const { openReplay } = await modules;
       page = await openReplay(root, replay[1], Number(replay[2]));
     } else {
-      const { openLobby } = await import("./lobby.js");
+      const { openLobby } = await modules;
       page = await openLobby(root);
     }
   } catch (err) {

@@ -17,25 +17,19 @@ import { loadGame } from "./games.js";
 import * as motion from "./motion.js";
 import { rememberFocus, rememberPlaces, restoreFocus, restorePlaces, wasOpen } from "./kit.js";
 import { arrange, boardSheets, narrow, reachable, settle, sheetBody } from "./screen.js";
+import { forgetToken, openConnection } from "./connection.js";
 
-const TOKEN_KEY = (room) => `parlour.token.${room}`;
 const LOG_SHOWN = 300;
 
-export function openTable(root, roomId) {
-  // The seat's token rides in the link's fragment: keep it in this tab's storage, drop it from
-  // the address bar (and so from the history and from anything copied from the bar).
-  const found = /(?:^#|&)t=([A-Za-z0-9_-]{16,128})/.exec(location.hash);
-  if (found) {
-    sessionStorage.setItem(TOKEN_KEY(roomId), found[1]);
-    history.replaceState(null, "", location.pathname + location.search);
-  } else if (location.hash) {
-    history.replaceState(null, "", location.pathname + location.search);
-  }
-  const token = sessionStorage.getItem(TOKEN_KEY(roomId));
+/** The table of room `roomId` in `root`, over `connection` (connection.js: app.js opens it
+ * before this module is loaded; one is opened here without it). The game's board starts
+ * loading at once when the page names the game (#app[data-game], written by the server). */
+export function openTable(root, roomId, connection = openConnection(roomId)) {
   // The table is one screen: the page does not scroll, its parts do (app.css, "Table").
   document.body.classList.add("at-table");
-  const table = new Table(root, roomId, token);
-  table.connect();
+  const table = new Table(root, roomId, connection);
+  if (root.dataset.game) table.useGame(root.dataset.game);
+  connection.listen(table);
   // Back on the network (or back in the tab after a phone slept): reconnect now, not later.
   const revive = () => table.revive();
   window.addEventListener("online", revive);
@@ -44,16 +38,15 @@ export function openTable(root, roomId) {
 }
 
 class Table {
-  constructor(root, roomId, token) {
+  constructor(root, roomId, connection) {
     this.root = root;
     this.roomId = roomId;
-    this.token = token;
+    this.connection = connection;
+    this.token = connection.token;
     this.frame = null;
     this.log = [];
     this.fresh = [];
     this.pending = null;
-    this.retry = 0;
-    this.closedForGood = false;
     this.sound = localStorage.getItem("parlour.sound") === "1";
     this.records = {};
     this.ui = {}; // board modules keep their open menus and dialogs here
@@ -61,24 +54,19 @@ class Table {
     // every drawing (kit.js rememberPlaces): kept across deals, unlike this.ui.
     this.places = null;
     this.game = null; // { info, board, words } once loaded
+    this.gameName = null; // the game loading or loaded
     this.clockAt = 0; // Date.now() when the frame's clock was received
     this.clockTimer = 0;
-    this.el = h("div#table", { "data-v": "", "data-seat": token ? "" : "spectator" });
+    this.el = h("div#table", { "data-v": "", "data-seat": this.token ? "" : "spectator" });
     root.append(this.el);
     this.el.append(h("p.connecting", { text: t("table.connecting") }));
   }
 
-  // -- the socket ------------------------------------------------------------------------------
+  // -- the socket (connection.js) ---------------------------------------------------------------
 
-  connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(this.roomId)}`);
-    this.ws = ws;
-    ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token, v: this.frame ? this.frame.v : 0 }));
-    });
-    ws.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
-    ws.addEventListener("close", (event) => this.closed(event));
+  /** The room's version this page has drawn: a hello on a new socket asks for what came since. */
+  version() {
+    return this.frame ? this.frame.v : 0;
   }
 
   closed(event) {
@@ -90,8 +78,8 @@ class Table {
       4410: "error.room_broken",
     };
     if (fatal[event.code]) {
-      this.closedForGood = true;
-      if (event.code === 4401) sessionStorage.removeItem(TOKEN_KEY(this.roomId));
+      this.connection.closedForGood = true;
+      if (event.code === 4401) forgetToken(this.roomId);
       showError(t(fatal[event.code]));
       const error = $("#error");
       if (error && this.el.contains(error)) document.body.insertBefore(error, $("#announce"));
@@ -101,22 +89,16 @@ class Table {
       return;
     }
     // A lost network or a restarting server: try again, more slowly each time (at most 10 s).
-    const wait = Math.min(10000, 500 * 2 ** this.retry++);
     this.setBanner(t("table.reconnecting"));
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => this.connect(), wait);
+    this.connection.later();
   }
 
   revive() {
-    if (this.closedForGood || !this.ws || this.ws.readyState !== WebSocket.CLOSED) return;
-    clearTimeout(this.retryTimer);
-    this.retry = 0;
-    this.connect();
+    this.connection.revive();
   }
 
   receive(msg) {
     if (msg.type === "welcome" || msg.type === "update") {
-      this.retry = 0;
       this.setBanner("");
       const newDeal = !this.frame || msg.type === "welcome" || msg.deal !== this.frame.deal;
       const previous = this.frame;
@@ -126,13 +108,7 @@ class Table {
       this.clockAt = Date.now();
       if (newDeal && previous && msg.deal !== previous.deal) this.ui = {};
       this.pending = null;
-      if (!this.game || this.game.info.game !== msg.game) {
-        this.game = null;
-        this.loading = loadGame(msg.game).then((game) => {
-          this.game = game;
-          this.render();
-        }).catch((err) => showError(t("error.load", { why: String(err && err.message ? err.message : err) })));
-      }
+      if (this.gameName !== msg.game) this.useGame(msg.game);
       if (this.fresh.length && this.game) this.tell(this.fresh, previous);
       this.render();
       if (this.actedAt) { // from this seat's move to the page showing it: "parlour move"
@@ -159,13 +135,24 @@ class Table {
     }
   }
 
+  /** Load game `name`'s board and words (games.js); the table is drawn once they are here. */
+  useGame(name) {
+    this.gameName = name;
+    this.game = null;
+    loadGame(name).then((game) => {
+      if (this.gameName !== name) return;
+      this.game = game;
+      this.render();
+    }).catch((err) => {
+      if (this.gameName === name) this.gameName = null; // the next frame tries again
+      showError(t("error.load", { why: String(err && err.message ? err.message : err) }));
+    });
+  }
+
   send(frame) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-      showError(t("table.offline"));
-      return false;
-    }
-    this.ws.send(JSON.stringify(frame));
-    return true;
+    if (this.connection.send(frame)) return true;
+    showError(t("table.offline"));
+    return false;
   }
 
   /** Play `action` (notation) for this seat. */
