@@ -18,8 +18,8 @@ from parlour.games.beor.lab.kernel import kernel_rows
 from parlour.lab.engines import same_rows
 from parlour.lab.run import RunSpec, play_batch
 
-# Games of each player count and agents (the suite's 40; PARLOUR_BEOR_KERNEL_GAMES for more).
-GAMES = max(1, int(os.environ.get("PARLOUR_BEOR_KERNEL_GAMES", "100")) * 2 // 5)
+# Games of each player count and agents (the suite's 20; PARLOUR_BEOR_KERNEL_GAMES for more).
+GAMES = max(1, int(os.environ.get("PARLOUR_BEOR_KERNEL_GAMES", "50")) * 2 // 5)
 
 
 def rows_of(spec: RunSpec, indices: list[int]) -> list[str]:
