@@ -83,7 +83,7 @@ def check_view_round_trip(state: State) -> None:
 
 class TestRoundTrips:
     @pytest.mark.slow
-    @settings(max_examples=12, deadline=None)
+    @settings(max_examples=6, deadline=None)
     @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4, 5]))
     def test_every_state_and_view_of_a_playout(self, seed: int, players: int) -> None:
         """Every state of a random playout (stocks drained, so restocks come often) comes back
