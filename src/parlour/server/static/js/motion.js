@@ -3,13 +3,22 @@
 // from a stock into the hand, a card another player threw from that player's seat, the pile to
 // the player who takes it), each in at most 250 ms, with the Web Animations API.
 //
+// The queue (arrive): the socket's frames are handed to the table one at a time, each only once
+// the cards of the one before have landed, so the page (the turn line, the counts, the log, the
+// moves offered) is never a step ahead of a card still travelling: the table draws a frame when
+// it gets it and the picture shows that version. More than CATCH_UP frames waiting, or the head
+// waiting LATE_MS: the card in flight lands at once and the waiting frames are drawn together,
+// their cards moving at once from where they are seen to the newest places, so a player is
+// never much more than a second behind. This seat's own move (and a welcome) is drawn at once
+// the same way: it never waits behind another player's cards. With reduced motion asked for,
+// or the tab hidden, nothing waits and nothing moves: each frame is drawn when it comes.
+//
 // How (FLIP, keyed by [data-card]): before the table is drawn again, snapshot() records where
-// each face-up card is on the screen (where the eye sees it, in the middle of a move too) and
-// stops every move still running; after the drawing, play() starts, at the next frame, each card
-// from its old place to its new one. So the picture is never behind nor ahead of the state drawn:
-// a new update during a move starts from where the card is seen and goes to its newest place.
-// Nothing moves when the system asks for reduced motion (or the tab is hidden): the table is
-// simply drawn at once.
+// each face-up card is on the screen and stops every move still running; after the drawing,
+// play() starts, at the next frame, each card from its old place to its new one. Drawn twice
+// before that frame (a catch-up), the cards start from the first picture. A card going to
+// another part of the table is a copy moving over the page (the dock and the middle scroll and
+// would cut a card off at their edge) while the card itself waits unseen in its new place.
 //
 // Where a card came from when it was not on the screen before: the events of the update say it
 // (an event with a "stock" names the stock it was drawn from; otherwise the seat that moved, whose
@@ -17,8 +26,9 @@
 // Cards that left the screen to a player (an event "captured" or "took" with a seat, or any event
 // with a "taker") fly there as backs: where they go they are hidden.
 //
-// Hook for tests and tools: window.parlourMotion = { running, started } (moves running now, moves
-// started since the page opened) and <html data-moving="N">: N moves running or about to start.
+// Hook for tests and tools: window.parlourMotion = { running, started, waiting } (moves running
+// now, moves started since the page opened, frames waiting to be drawn) and
+// <html data-moving="N">: N moves running, about to start or waiting.
 
 import { backSvg } from "./cards.js";
 
@@ -28,21 +38,104 @@ const MANY = 12; // more new cards than this at once (a new deal, a hand reveale
 const GHOSTS = 8; // at most this many backs fly to a taker
 const TAKES = new Set(["captured", "took"]);
 const EASE = "cubic-bezier(0.2, 0.7, 0.3, 1)";
+const CATCH_UP = 3; // more frames than this waiting: drawn together at once
+const LATE_MS = 1000; // nor does a frame wait longer than this (a slow or busy device)
 
-const active = new Set();
-const hook = { running: 0, started: 0 };
+const active = new Map(); // animation -> its end
+const hook = { running: 0, started: 0, waiting: 0 };
 let pending = null; // { before, fresh, frame } drawn but not yet played (the next frame plays it)
+const queue = []; // { msg, hand, at }: frames waiting for the cards in flight to land
+let pumping = false;
+let soon = false;
+let lateTimer = 0;
 
 window.parlourMotion = hook;
 mark();
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden) pump(); // a hidden tab draws what waits at once
+});
 
 function mark() {
-  document.documentElement.dataset.moving = String(hook.running + (pending ? 1 : 0));
+  hook.waiting = queue.length;
+  document.documentElement.dataset.moving = String(hook.running + (pending ? 1 : 0) + queue.length);
 }
 
 function still() {
   return document.hidden || !Element.prototype.animate
     || window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+function busy() {
+  return pending !== null || hook.running > 0;
+}
+
+/** A frame from the socket: `hand(msg)` gets it (the table draws it) once the cards of the
+ * frames before have landed. Every frame goes through here, in order (a "seats" or a "reject"
+ * waits behind the updates that came before it). */
+export function arrive(msg, hand) {
+  queue.push({ msg, hand, at: performance.now() });
+  pump();
+}
+
+/** This seat's own move, or a welcome (a new start): drawn at once. */
+function urgent(msg) {
+  if (msg.type === "welcome") return true;
+  if (msg.type !== "update" || msg.seat === null || msg.seat === undefined) return false;
+  return (msg.log || []).some((e) => e.kind === "action" && e.seat === msg.seat);
+}
+
+function pump() {
+  if (pumping) return;
+  pumping = true;
+  clearTimeout(lateTimer);
+  try {
+    while (queue.length) {
+      let upTo = 0; // hand this many now, together
+      if (still()) {
+        upTo = queue.length;
+      } else {
+        let last = -1;
+        queue.forEach((q, i) => { if (urgent(q.msg)) last = i; });
+        if (last >= 0) upTo = last + 1;
+        else if (queue.length > CATCH_UP || performance.now() - queue[0].at >= LATE_MS) upTo = queue.length;
+        else if (!busy()) upTo = 1;
+      }
+      if (!upTo) break;
+      if (upTo > 1 || busy()) land();
+      for (const q of queue.splice(0, upTo)) {
+        mark();
+        try {
+          q.hand(q.msg);
+        } catch (err) {
+          reportError(err);
+        }
+      }
+      if (busy()) break;
+    }
+  } finally {
+    pumping = false;
+  }
+  if (queue.length) lateTimer = setTimeout(pump, Math.max(0, queue[0].at + LATE_MS - performance.now()));
+  mark();
+}
+
+/** Once the cards in flight have landed: the next frame (not inside a drawing). */
+function later() {
+  if (soon || !queue.length) return;
+  soon = true;
+  queueMicrotask(() => {
+    soon = false;
+    if (!busy()) pump();
+  });
+}
+
+/** The cards in flight land now (the drawing not yet played is not played). */
+function land() {
+  if (pending) {
+    cancelAnimationFrame(pending.frame);
+    pending = null;
+  }
+  stopAll();
 }
 
 /** Where a card lies: its hand, base, stock, player, revealed hand, or the part of the table. */
@@ -120,6 +213,7 @@ export function play(root, before, fresh = []) {
     pending = null;
     if (!still() && performance.now() - job.at < 500) start(root, job.before, job.fresh);
     mark();
+    if (!busy()) later();
   });
   pending = job;
   mark();
@@ -147,7 +241,9 @@ function start(root, before, fresh) {
     const moved = Math.abs(old.rect.left - c.rect.left) + Math.abs(old.rect.top - c.rect.top) > 2
       || Math.abs(old.rect.width - c.rect.width) > 2;
     // A card that changed place travels; in the hand the others close up behind it.
-    if (moved && (old.place !== c.place || c.place === "hand")) travel(c.el, old.rect, c.rect);
+    if (moved && (old.place !== c.place || c.place === "hand")) {
+      travel(c.el, old.rect, c.rect, false, true, old.place !== c.place);
+    }
   }
   // Nothing was on the screen before (the first drawing), or a whole new deal: no motion.
   if ((before.cards.length || before.spots.size) && added.length <= MANY) {
@@ -159,7 +255,7 @@ function start(root, before, fresh) {
       } else if (mover !== null) {
         from = before.spots.get(`player:${mover}`);
       }
-      if (from) travel(c.el, from.rect, c.rect, true, from.card);
+      if (from) travel(c.el, from.rect, c.rect, true, from.card, true);
       else fadeIn(c.el);
     }
   }
@@ -175,7 +271,6 @@ function start(root, before, fresh) {
 
 function run(el, keyframes, ms, done = null) {
   const animation = el.animate(keyframes, { duration: Math.round(ms), easing: EASE });
-  active.add(animation);
   hook.running += 1;
   hook.started += 1;
   const end = () => {
@@ -183,7 +278,9 @@ function run(el, keyframes, ms, done = null) {
     hook.running -= 1;
     if (done) done();
     mark();
+    if (!busy()) later();
   };
+  active.set(animation, end);
   animation.addEventListener("finish", end);
   animation.addEventListener("cancel", end);
   return animation;
@@ -200,17 +297,43 @@ function own(el) {
 }
 
 /** From `from` to where `el` is drawn (`to`), by the centres, growing or shrinking to its size;
- * the one keyframe is the start: the move ends on the card as drawn. */
-function travel(el, from, to, fade = false, card = true) {
+ * the one keyframe is the start: the move ends on the card as drawn. `away`: the card comes from
+ * another part of the table: a copy of it moves over the page. */
+function travel(el, from, to, fade = false, card = true, away = false) {
   const dx = from.left + from.width / 2 - (to.left + to.width / 2);
   const dy = from.top + from.height / 2 - (to.top + to.height / 2);
   // From a card: its size; from a place that is no card (a seat): a card no larger than it.
   const fit = Math.min(1, from.width / to.width, from.height / to.height) || 1;
   const sx = card ? from.width / to.width || 1 : fit;
   const sy = card ? from.height / to.height || 1 : fit;
-  const first = { offset: 0, transform: `translate(${dx}px, ${dy}px) scale(${sx}, ${sy})${own(el)}` };
+  const ms = duration(dx, dy);
+  const moved = `translate(${dx}px, ${dy}px) scale(${sx}, ${sy})`;
+  if (!away) {
+    const first = { offset: 0, transform: `${moved}${own(el)}` };
+    if (fade) first.opacity = 0.4;
+    run(el, [first], ms);
+    return;
+  }
+  const ghost = copyOf(el, to);
+  document.body.append(ghost);
+  const first = { transform: moved };
   if (fade) first.opacity = 0.4;
-  run(el, [first], duration(dx, dy));
+  run(ghost, [first, { transform: "translate(0px, 0px) scale(1, 1)", opacity: 1 }], ms, () => ghost.remove());
+  run(el, [{ opacity: 0 }, { opacity: 0 }], ms); // the card itself, unseen until the copy lands
+}
+
+/** A picture of the card `el` over the page where `rect` is: the same face, no hooks (no
+ * data-card, no label, nothing to press). */
+function copyOf(el, rect) {
+  const ghost = document.createElement("span");
+  ghost.className = "card motion-ghost";
+  ghost.setAttribute("aria-hidden", "true");
+  for (const child of el.childNodes) ghost.append(child.cloneNode(true));
+  Object.assign(ghost.style, {
+    position: "fixed", boxSizing: "border-box", left: `${rect.left}px`, top: `${rect.top}px`,
+    width: `${rect.width}px`, height: `${rect.height}px`,
+  });
+  return ghost;
 }
 
 function fadeIn(el) {
@@ -233,8 +356,12 @@ function fly(from, to) {
     { transform: `translate(${dx}px, ${dy}px) scale(0.6)`, opacity: 0.2 }], duration(dx, dy), () => ghost.remove());
 }
 
-/** Stop every move now (the cards are drawn where they belong; backs in flight are gone). */
+/** Stop every move now (the cards are drawn where they belong; copies and backs in flight are
+ * gone). */
 function stopAll() {
-  for (const animation of [...active]) animation.cancel();
+  for (const [animation, end] of [...active]) {
+    animation.cancel();
+    end();
+  }
   for (const ghost of document.querySelectorAll(".motion-ghost")) ghost.remove();
 }

@@ -97,7 +97,9 @@ class Table {
     this.connection.revive();
   }
 
-  receive(msg) {
+  receive(msg, now = false) {
+    // Every frame waits while the cards of the one before travel (motion.js): never ahead.
+    if (!now) return motion.arrive(msg, (m) => this.receive(m, true));
     if (msg.type === "welcome" || msg.type === "update") {
       this.setBanner("");
       const newDeal = !this.frame || msg.type === "welcome" || msg.deal !== this.frame.deal;
