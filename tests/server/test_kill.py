@@ -1,7 +1,7 @@
 """SIGKILL at random moments under load, seen from the clients' side: 20 rooms of the three
 games, people played by clients that act as soon as they may (random legal moves, rematches
 when a deal ends), bots (``random``, ``bot``) in some seats, spectators in some rooms. The
-server is killed eleven times after seeded random delays and started again on the same port
+server is killed seven times after seeded random delays and started again on the same port
 and database; every client reconnects (hello with its token and the last version it saw) in a
 bounded retry loop, sends an act it had no answer to again under the same id, and plays on.
 
@@ -40,7 +40,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 from parlour.games import replay_json
 from tests.server.client import WAIT, ServerProcess, create_room
 
-KILLS = 11
+KILLS = 7
 FINISHED = 12
 """Deals played to the end before the run stops (their records are replayed)."""
 QUIET_EVERY = 3
