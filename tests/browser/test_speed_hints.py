@@ -1,10 +1,12 @@
-"""A page is quick to open (issue 26.11): the shell the server writes for a page names every
-module it will import (``<link rel="modulepreload">``) and the words, the games' list and, at a
-room, its game's board, style sheet and words (``<link rel="preload">``), so the browser fetches
-them together instead of discovering them one import at a time; each is fetched once (the
-preloads are used, not fetched again); the room's page names its game (``#app[data-game]``) so
-the table loads the board before the room's welcome; the static files revalidate with an ETag.
-No timing here: ``benchmarks/bench_pages.py`` measures the times."""
+"""A page is quick to open and to update (issue 26.11): the shell the server writes for a page
+names every module it will import (``<link rel="modulepreload">``) and the words, the games' list
+and, at a room, its game's board, style sheet and words (``<link rel="preload">``), so the
+browser fetches them together instead of discovering them one import at a time; each is fetched
+once (the preloads are used, not fetched again); the room's page names its game
+(``#app[data-game]``) so the table loads the board before the room's welcome; the static files
+revalidate with an ETag. An update draws only what changed: the log, the sheets that did not
+change and the toolbar stay the same elements (the log only grows). No timing here:
+``benchmarks/bench_pages.py`` measures the times."""
 
 from __future__ import annotations
 
@@ -100,3 +102,38 @@ def test_static_files_revalidate_with_an_etag(server: ServerProcess) -> None:
     tag = first.headers["etag"]
     again = httpx.get(f"{server.url}/static/js/table.js", headers={"if-none-match": tag})
     assert again.status_code == 304 and again.content == b""
+
+
+KEEP = """() => { window.__kept = {
+  log: document.querySelector('#log'), entry: document.querySelector('#log li'),
+  rules: document.querySelector('details.sheet-rules'),
+  settings: document.querySelector('details.sheet-settings'),
+  toolbar: document.querySelector('nav.sheets') };
+  return Object.entries(window.__kept).filter(([, e]) => !e).map(([k]) => k); }"""
+GONE = """() => Object.entries(window.__kept).filter(([, e]) => !e.isConnected).map(([k]) => k)"""
+ENTRIES = "() => document.querySelectorAll('#log li').length"
+
+
+def test_an_update_keeps_the_log_and_the_sheets_it_did_not_change(
+    browser: Browser, server: ServerProcess
+) -> None:
+    body = {"game": "beggar", "players": 2, "seats": ["person", "bot"]}
+    room = create_room(server.url, body)
+    context = new_context(browser, "desktop", reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        page.goto(room["seats"][0]["link"])
+        play = page.locator('button[data-action="play"]')
+        for turn in range(2):
+            play.wait_for()
+            if turn == 1:  # the log has entries now: these elements must survive the update
+                assert page.evaluate(KEEP) == []
+            v = page.get_attribute("#table", "data-v")
+            entries = page.evaluate(ENTRIES)
+            play.click()
+            page.wait_for_selector(f"#table:not([data-v='{v}'])")
+            page.wait_for_function(f"() => ({ENTRIES})() > {entries}")
+        assert page.evaluate(GONE) == [], "drawn again although unchanged"
+        assert page.locator("#log li").last.inner_text() != ""
+    finally:
+        context.close()

@@ -8,6 +8,7 @@ import { openConnection } from "./connection.js";
 let page = null;
 
 async function start() {
+  performance.mark("parlour app"); // the shell's script runs (benchmarks/bench_pages.py)
   const select = $("#lang");
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{1,64})\/?$/);
   const replay = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{1,64})\/replay\/(\d{1,9})\/?$/);

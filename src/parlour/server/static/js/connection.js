@@ -60,12 +60,14 @@ export class Connection {
     const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(this.roomId)}`);
     this.ws = ws;
     ws.addEventListener("open", () => {
+      if (!this.listener) performance.mark("parlour socket"); // opened before the table (bench_pages)
       const v = this.listener ? this.listener.version() : 0;
       ws.send(JSON.stringify({ type: "hello", token: this.token, v }));
     });
     ws.addEventListener("message", (event) => {
       const msg = JSON.parse(event.data);
       if (msg.type === "welcome" || msg.type === "update") this.retry = 0;
+      if (msg.type === "welcome") performance.mark("parlour welcome");
       this.deliver("receive", msg);
     });
     ws.addEventListener("close", (event) => this.deliver("closed", event));

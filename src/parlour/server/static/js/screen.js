@@ -7,6 +7,7 @@ import { $, $$, h } from "./dom.js";
 import { t } from "./i18n.js";
 
 const watchers = new WeakMap();
+const watched = new WeakSet(); // the sheets keepOneSheet listens to
 
 /** After a drawing, before the places are put back (kit.js restorePlaces): the hand sized,
  * the sheets kept one at a time and placed. */
@@ -25,11 +26,12 @@ export function settle(el) {
 /** On a narrow screen one sheet is open at a time: opening one closes the others; Escape
  * closes it. */
 function keepOneSheet(el) {
-  const sheets = $$("details.sheet", el);
-  for (const sheet of sheets) {
+  for (const sheet of $$("details.sheet", el)) {
+    if (watched.has(sheet)) continue; // a sheet kept from a drawing before (redraw.js)
+    watched.add(sheet);
     sheet.addEventListener("toggle", () => {
       if (!sheet.open || !narrow()) return;
-      for (const other of sheets) if (other !== sheet && other.open) other.open = false;
+      for (const other of $$("details.sheet", el)) if (other !== sheet && other.open) other.open = false;
     });
     sheet.addEventListener("keydown", (event) => {
       if (event.key !== "Escape" || !sheet.open || !narrow()) return;
@@ -134,11 +136,13 @@ export function boardSheets(controls) {
 /** A part that scrolls (the board on a small screen, the strip of seats) is a tab stop, so
  * that the keyboard scrolls it too; one that does not, is none. */
 export function reachable(root) {
-  for (const el of $$(".table-middle, #seat-list, .dock", root)) {
-    const scrolls = el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
-    if (scrolls) el.tabIndex = 0;
-    else el.removeAttribute("tabindex");
-  }
+  // All the sizes read first, then only the changes written: one layout, not one a part.
+  const parts = $$(".table-middle, #seat-list, .dock", root);
+  const scrolls = parts.map((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
+  parts.forEach((el, i) => {
+    if (scrolls[i] && el.getAttribute("tabindex") !== "0") el.tabIndex = 0;
+    else if (!scrolls[i] && el.hasAttribute("tabindex")) el.removeAttribute("tabindex");
+  });
 }
 
 /** The hand in two rows where it can: how many cards a row holds (app.css sizes them). */

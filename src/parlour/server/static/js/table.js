@@ -6,20 +6,24 @@
 // The game's board is a module the table loads with import() from the address the registry
 // gives (games.js); it draws the board, the seat's controls and the game's words (see plain.js
 // for the functions a board may export, each with the plain board's as its default).
+// The table's other parts: its socket (connection.js), the clock (clock.js), the seats
+// (seats.js), the toolbar's sheets (sheets.js), the votes and the notation box (dock.js); a
+// drawing keeps the parts that did not change (redraw.js).
 
 import { $, announce, h, showError } from "./dom.js";
-import { isFourColour, setFourColour } from "./cards.js";
 import { t } from "./i18n.js";
 import { entryWords, refusalWords } from "./words.js";
-import { rulesBody } from "./rules.js";
-import { endScreen, fetchSeed, matchTable } from "./end.js";
+import { endScreen, fetchSeed } from "./end.js";
 import { loadGame } from "./games.js";
 import * as motion from "./motion.js";
-import { rememberFocus, rememberPlaces, restoreFocus, restorePlaces, wasOpen } from "./kit.js";
-import { arrange, boardSheets, narrow, reachable, settle, sheetBody } from "./screen.js";
+import { rememberFocus, rememberPlaces, restoreFocus, restorePlaces } from "./kit.js";
+import { arrange, boardSheets, reachable, settle } from "./screen.js";
 import { forgetToken, openConnection } from "./connection.js";
-
-const LOG_SHOWN = 300;
+import { clockLine, timeUp } from "./clock.js";
+import { seatList } from "./seats.js";
+import { notationForm, proposals } from "./dock.js";
+import { beep, tableSheets } from "./sheets.js";
+import { redraw, steady } from "./redraw.js";
 
 /** The table of room `roomId` in `root`, over `connection` (connection.js: app.js opens it
  * before this module is loaded; one is opened here without it). The game's board starts
@@ -55,8 +59,10 @@ class Table {
     this.places = null;
     this.game = null; // { info, board, words } once loaded
     this.gameName = null; // the game loading or loaded
-    this.clockAt = 0; // Date.now() when the frame's clock was received
+    this.clockAt = 0; // Date.now() when the frame's clock was received (clock.js)
     this.clockTimer = 0;
+    this.logSheet = null; // the log's sheet, kept across drawings (sheets.js)
+    this.nav = null; // the toolbar of sheets, kept across drawings
     this.el = h("div#table", { "data-v": "", "data-seat": this.token ? "" : "spectator" });
     root.append(this.el);
     this.el.append(h("p.connecting", { text: t("table.connecting") }));
@@ -143,6 +149,7 @@ class Table {
     this.game = null;
     loadGame(name).then((game) => {
       if (this.gameName !== name) return;
+      performance.mark("parlour board"); // its board and words are here (bench_pages)
       this.game = game;
       this.render();
     }).catch((err) => {
@@ -161,7 +168,7 @@ class Table {
   act(action) {
     // Nothing is sent once the game is over or its time is up (a timer, such as a board's
     // automatic play, may still fire after the end).
-    if (this.pending || !this.frame || this.frame.over || this.timeUp()) return;
+    if (this.pending || !this.frame || this.frame.over || timeUp(this)) return;
     const id = `a${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     if (this.send({ type: "act", id, v: this.frame.v, action })) {
       this.pending = id;
@@ -251,7 +258,6 @@ class Table {
     const before = motion.snapshot(this.el); // where the cards were seen: they travel from there
     this.places = rememberPlaces(this.el, this.places);
     const error = document.getElementById("error"); // it may sit in the dock: kept, moved again
-    this.el.textContent = "";
     this.el.dataset.v = String(f.v);
     this.el.dataset.seat = f.seat === null ? "spectator" : String(f.seat);
     this.el.dataset.game = f.game;
@@ -263,131 +269,45 @@ class Table {
     // refusal next to the hand, votes, the seat's controls, the notation box); the log, the
     // rules, the settings and the board's own sheets (table penalties) open from the toolbar
     // (a side column on a wide screen).
+    // Only what changed is put in anew (redraw.js): the head, the seats and the table's own
+    // sheets stay as they are when they are the same; the log only grows.
     const controls = board.controls(ctx);
-    const sheets = [this.logSheet(), this.rulesSheet(ctx), this.settingsSheet(ctx),
-      this.matchSheet(f), ...boardSheets(controls)].filter(Boolean);
     const dock = h("div.dock", { "data-keep-scroll": "dock" },
-      this.proposals(ctx),
+      proposals(this, ctx),
       controls,
-      f.seat !== null && !f.over ? this.notationForm(ctx) : null);
-    this.el.append(
-      h("div.table-head", {},
+      f.seat !== null && !f.over ? notationForm(this, ctx) : null);
+    const sheets = [...tableSheets(this, ctx), ...boardSheets(controls)];
+    this.nav = this.nav || h("nav.sheets");
+    this.nav.setAttribute("aria-label", t("table.sheets"));
+    redraw(this.el, [
+      steady(h("div.table-head", {},
         h("h1", {}, this.title(), " ", h("span.room", { text: t("table.room", { room: this.roomId }) })),
         h("p#status.status", { text: status }),
-        this.clockLine()),
-      h("nav.sheets", { "aria-label": t("table.sheets") }, sheets),
-      h("section.seats-area", { "aria-label": t("table.players") }, this.seatList(ctx)),
+        clockLine(this))),
+      this.nav,
+      steady(h("section.seats-area", { "aria-label": t("table.players") }, seatList(ctx))),
       h("div.table-middle", { "data-keep-scroll": "middle", role: "group", "aria-label": t("table.board") },
         board.board(ctx),
         f.abandoned ? abandonedNote() : f.over ? endScreen(this, ctx) : null),
       dock,
-    );
+    ]);
+    redraw(this.nav, sheets);
     // The refusal of a move is said where the finger is: #error (role=alert) sits at the top of
     // the dock, above the hand.
     if (error) dock.prepend(error);
     arrange(this.el, dock);
     restorePlaces(this.el, this.places);
+    restoreFocus(this.el, focus); // before settle's writes: the layout it needs is still fresh
     settle(this.el);
-    restoreFocus(this.el, focus);
     motion.play(this.el, before, this.fresh);
     performance.measure("parlour render", { start: began });
-  }
-
-  /** A sheet of the toolbar: a <details> whose summary is the toolbar's button and whose body
-   * is a bottom sheet on a phone, a panel of the side column on a wide screen; `short` is the
-   * button's word on a phone where `label` is long. */
-  sheet(name, label, body, { open = false, short = null } = {}) {
-    return h("details.sheet", { class: `sheet-${name} ${name}`, "data-sheet": name,
-      open: wasOpen(this.places, `sheet:${name}`, open) },
-      h("summary", { id: `sheet-${name}` }, short
-        ? [h("span.wide-only", { text: label }), h("span.narrow-only", { text: short })] : label),
-      sheetBody(name, label, body));
-  }
-
-  logSheet() {
-    const sheet = this.sheet("log", t("table.log"), this.logList(), { open: !narrow() });
-    // Opened, it shows the latest entries (unless it was left scrolled back).
-    sheet.addEventListener("toggle", () => {
-      const log = $("#log", sheet);
-      const was = this.places && this.places.scroll.log;
-      if (sheet.open && log && (!was || was.end)) log.scrollTop = log.scrollHeight;
-    });
-    return sheet;
-  }
-
-  rulesSheet(ctx) {
-    const rules = rulesBody(ctx.words);
-    if (!rules) return null;
-    return this.sheet("rules", t("rules.title", { game: ctx.w("rules.title") }), rules,
-      { short: t("table.rules") });
-  }
-
-  settingsSheet(ctx) {
-    return this.sheet("settings", t("table.settings"), this.settings(ctx));
-  }
-
-  /** The match so far while a later deal is played (at the end of a deal the end shows it). */
-  matchSheet(f) {
-    const table = f.over ? null : matchTable(f);
-    return table && this.sheet("match", t("end.match"), table, { short: t("table.match") });
-  }
-
-  // -- the agreed time -------------------------------------------------------------------------
-
-  /** Seconds left on the room's clock now, counted down here since the frame; null without a
-   * clock. */
-  clockLeft() {
-    const clock = this.frame && this.frame.clock;
-    if (!clock) return null;
-    const running = clock.running && !this.frame.over;
-    const spent = running ? Math.max(0, Date.now() - this.clockAt) / 1000 : 0;
-    return Math.max(0, clock.left - spent);
-  }
-
-  timeUp() {
-    const left = this.clockLeft();
-    return left !== null && left <= 0 && this.frame.clock.started;
-  }
-
-  clockText() {
-    const clock = this.frame.clock;
-    const left = Math.ceil(this.clockLeft() - 1e-6);
-    if (!clock.started) return t("table.clock.agreed", { time: clockTime(clock.limit) });
-    if (left <= 0) return t("table.clock.up");
-    if (!clock.running && !this.frame.over) return t("table.clock.stopped", { time: clockTime(left) });
-    return t("table.clock.left", { time: clockTime(left) });
-  }
-
-  clockLine() {
-    clearInterval(this.clockTimer);
-    const clock = this.frame.clock;
-    if (!clock) return null;
-    const line = h("p#clock.clock", { role: "timer" });
-    this.showClock(line);
-    if (clock.running && !this.frame.over) {
-      this.clockTimer = setInterval(() => {
-        const el = $("#clock", this.el);
-        if (el) this.showClock(el);
-        if (this.timeUp()) clearInterval(this.clockTimer);
-      }, 250);
-    }
-    return line;
-  }
-
-  showClock(el) {
-    const clock = this.frame.clock;
-    const left = Math.max(0, Math.ceil(this.clockLeft() - 1e-6));
-    el.textContent = this.clockText();
-    el.dataset.left = String(left);
-    el.dataset.running = String(clock.running && !this.frame.over && left > 0);
-    el.classList.toggle("low", clock.started && left <= 60);
   }
 
   renderSeats() {
     const list = $("#seat-list", this.el);
     if (!list || !this.frame || !this.game) return;
     const left = list.scrollLeft;
-    const fresh = this.seatList(this.context());
+    const fresh = seatList(this.context());
     list.replaceWith(fresh);
     fresh.scrollLeft = left;
     reachable(this.el);
@@ -402,85 +322,6 @@ class Table {
     return t("table.turn_of", { name: this.name(f.to_move) });
   }
 
-  seatList(ctx) {
-    const f = this.frame;
-    const items = f.seats.map((s) => {
-      let kind;
-      if (s.kind !== "person") kind = shortKind(t(`kind.${s.kind}`));
-      else if (s.connected) kind = t("table.here");
-      else if (s.stand_in) kind = t("table.stand_in", { name: s.name });
-      else kind = t("table.away");
-      const extra = ctx.board.seatFacts(ctx, s.seat) || [];
-      const mover = s.seat === f.to_move && !f.over;
-      return h("li.seat", {
-        class: `seat${mover ? " to-move" : ""}${s.seat === f.seat ? " me" : ""}${s.stand_in ? " stand-in" : ""}`,
-        "data-player": s.seat,
-        title: s.kind !== "person" ? t(`kind.${s.kind}`) : null,
-      },
-      h("span.seat-name", {}, s.name,
-        // "you" in words (the match table's ★ marks a winner, never this seat)
-        s.seat === f.seat ? [" ", h("span.you-mark", { text: t("table.you") })] : null,
-        mover ? h("span.sr-only", { text: ` (${t("table.to_move")})` }) : null),
-      h("span.seat-facts", {}, h("span.seat-kind", { text: kind }),
-        extra.map((x) => (x instanceof Node ? x : h("span.fact", { text: x })))));
-    });
-    return h("ul#seat-list.seat-list", { "data-keep-scroll": "seats" }, items);
-  }
-
-  logList() {
-    // The latest entries (a long game logs thousands); the record has all.
-    const items = [];
-    const skipped = Math.max(0, this.log.length - LOG_SHOWN);
-    if (skipped) items.push(h("li.earlier", { text: t("table.earlier", { n: skipped }) }));
-    for (const entry of this.log.slice(skipped)) {
-      const words = this.words(entry);
-      if (!words.length) continue;
-      items.push(h("li", { class: entry.seat === this.frame.seat ? "mine" : "" },
-        words.map((w) => h("span", { text: w }))));
-    }
-    // With no entry, app.css's .log:empty::before says data-empty ("Nothing has happened yet.").
-    return h("ol#log.log", { tabindex: "0", "aria-label": t("table.log"), "data-keep-scroll": "log",
-      "data-keep-end": "", "data-empty": t("table.log_empty") }, items);
-  }
-
-  notationForm(ctx) {
-    const input = h("input#notation", {
-      type: "text", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
-      "aria-describedby": "notation-help", enterkeyhint: "send",
-    });
-    const form = h("form#notation-form.notation", {},
-      h("div.row", {},
-        h("label", { for: "notation", text: t("table.notation") }),
-        input, h("button.secondary", { type: "submit", text: t("table.play") })),
-      ctx.has("ui.notation") ? h("p#notation-help.help", { text: ctx.w("ui.notation") }) : null);
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const text = input.value.trim();
-      if (!text) return;
-      input.value = "";
-      this.act(text);
-    });
-    return form;
-  }
-
-  proposals(ctx) {
-    // A board with table entries may draw the votes itself, with how each one ended.
-    if (ctx.board.proposals) return ctx.board.proposals(ctx);
-    const f = this.frame;
-    if (!f.proposals || !f.proposals.length) return null;
-    return h("section.proposals", { "aria-label": t("table.proposals") },
-      f.proposals.map((p) => {
-        const can = f.seat !== null && p.target !== f.seat && p.by !== f.seat
-          && !p.yes.includes(f.seat) && !p.no.includes(f.seat);
-        return h("div.proposal", { "data-proposal": p.proposal },
-          h("p", { text: t("table.proposal", { by: this.name(p.by), entry: proposalWords(p.entry, ctx) }) }),
-          h("p.small", { text: t("table.votes", { yes: p.yes.length, no: p.no.length }) }),
-          can ? h("div.row", {},
-            h("button.secondary", { type: "button", "data-vote": "yes", onclick: () => this.vote(p.proposal, true), text: t("table.vote_yes") }),
-            h("button.secondary", { type: "button", "data-vote": "no", onclick: () => this.vote(p.proposal, false), text: t("table.vote_no") })) : null);
-      }));
-  }
-
   async fetchRecord(deal) {
     if (this.records[deal]) return;
     this.records[deal] = null;
@@ -493,26 +334,6 @@ class Table {
       delete this.records[deal];
     }
   }
-
-  settings(ctx) {
-    const four = h("input", { type: "checkbox", id: "four-colour", checked: isFourColour() });
-    four.addEventListener("change", () => { setFourColour(four.checked); this.render(); });
-    const sound = h("input", { type: "checkbox", id: "sound", checked: this.sound });
-    sound.addEventListener("change", () => {
-      this.sound = sound.checked;
-      localStorage.setItem("parlour.sound", this.sound ? "1" : "0");
-      if (this.sound) beep();
-    });
-    return h("div.settings", {},
-      h("label.check", {}, four, h("span", { text: t("table.four_colour") })),
-      h("label.check", {}, sound, h("span", { text: t("table.sound") })),
-      ctx.board.settings ? ctx.board.settings(ctx) : null);
-  }
-}
-
-/** "Bot: easy" of "Bot: easy (rules of thumb, careless)": a seat's kind in the strip. */
-function shortKind(text) {
-  return text.replace(/\s*\([^)]*\)\s*$/, "");
 }
 
 /** In place of the end screen: an abandoned room (nobody came for days) ended unfinished. */
@@ -520,35 +341,3 @@ function abandonedNote() {
   return h("section#end.end", { "data-outcome": "abandoned" },
     h("p.result", { text: t("table.abandoned_note") }));
 }
-
-/** Seconds as a clock shows them: 4:05, or 1:02:09 from an hour on. */
-function clockTime(seconds) {
-  const s = Math.max(0, Math.round(seconds));
-  const two = (n) => String(n).padStart(2, "0");
-  const hours = Math.floor(s / 3600);
-  const minutes = Math.floor((s % 3600) / 60);
-  return hours ? `${hours}:${two(minutes)}:${two(s % 60)}` : `${minutes}:${two(s % 60)}`;
-}
-
-/** A table entry (a proposal) in the game's words, where its board words it. */
-function proposalWords(entry, ctx) {
-  return (ctx.board.tableEntryWords && ctx.board.tableEntryWords(entry, ctx)) || entry;
-}
-
-let audio = null;
-function beep() {
-  try {
-    audio = audio || new AudioContext();
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = 660;
-    gain.gain.setValueAtTime(0.12, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + 0.25);
-  } catch {
-    // no audio on this device
-  }
-}
-
