@@ -303,8 +303,8 @@ def test_an_unreachable_scheduler_leaves_no_file(
     assert main(argv) == 2
     said = capfd.readouterr()
     assert said.out == "" and said.err == (
-        f"parlour lab run: error: --scheduler: cannot reach a Dask scheduler at {nowhere}: no "
-        "answer within 0.5 s\n"
+        f"parlour lab run: error: --scheduler: cannot reach a Dask scheduler at {nowhere}: "
+        "nothing listens there (the connection was refused)\n"
     )
     assert list(tmp_path.iterdir()) == []  # not even an empty database, nor its journal
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import os
+import socket
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -36,6 +37,13 @@ def shake_hands(address: str, timeout: float) -> None:
         Exception: what connecting raised (:func:`unreachable_reason` puts it in words).
     """
     comm: Any = importlib.import_module("distributed.comm")
+    scheme, where = comm.parse_address(address)
+    if scheme == "tcp":
+        # Dask retries a refused connection until its timeout: a port nothing listens on is
+        # told at once instead, from one plain connection.
+        host, port = comm.parse_host_port(where)
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
 
     async def handshake() -> None:
         connection = await comm.connect(address, timeout=timeout)
@@ -48,6 +56,10 @@ def shake_hands(address: str, timeout: float) -> None:
 
 def unreachable_reason(err: Exception, timeout: float) -> str:
     """Why a Dask scheduler could not be reached, in words, from what connecting raised."""
+    if isinstance(err, socket.gaierror):
+        return "no such host"
+    if isinstance(err, ConnectionRefusedError):
+        return "nothing listens there (the connection was refused)"
     if isinstance(err, OSError | TimeoutError):
         return f"no answer within {timeout:g} s"
     if isinstance(err, ValueError | TypeError):  # an address or TLS set-up Dask cannot use

@@ -24,6 +24,7 @@ from parlour.games.beggar.lab.search import (
     search_step,
 )
 from parlour.games.beggar.lab.search_dask import DaskBackend, dask_backend
+from parlour.lab.workers import unreachable_reason
 from tests.games.beggar.test_search import one_line_error, run
 
 # (strategy, players, options): the card limit makes many games of 400 cards, so that the
@@ -166,7 +167,20 @@ def test_bad_input_gets_one_line(
         free.bind(("127.0.0.1", 0))
         nowhere = f"tcp://127.0.0.1:{free.getsockname()[1]}"
     monkeypatch.setattr(beggar_search_dask, "CONNECT_TIMEOUT", 0.5)
-    for address, reason in ((nowhere, "no answer within 0.5 s"), ("nowhere", "port")):
-        result = run(capsys, *search, "--backend", "dask", "--scheduler", address)
-        one_line_error(result, f"cannot reach the Dask scheduler at {address}: ")
-        assert reason in result[2]
+    with socket.socket() as silent:  # takes connections and never says a word
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        mute = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        cases = (
+            (nowhere, "nothing listens there (the connection was refused)"),
+            (mute, "no answer within 0.5 s"),
+            ("nowhere", "port"),
+        )
+        for address, reason in cases:
+            result = run(capsys, *search, "--backend", "dask", "--scheduler", address)
+            one_line_error(result, f"cannot reach the Dask scheduler at {address}: ")
+            assert reason in result[2]
+    # A name no resolver knows (not looked up here: the machine may have no network at all).
+    assert unreachable_reason(socket.gaierror(-2, "Name or service not known"), 10) == (
+        "no such host"
+    )
