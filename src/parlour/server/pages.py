@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -38,10 +39,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
+from starlette.datastructures import Headers
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
 
 from parlour.core.words import DEFAULT_LANGUAGE, LANGUAGES
 from parlour.games import GAMES
@@ -170,34 +172,76 @@ def languages(accept: str) -> tuple[str, ...]:
     return (DEFAULT_LANGUAGE,)
 
 
+_hinted: dict[tuple[str, str, str | None, tuple[str, ...]], str] = {}
+
+
 def hints(kind: str, game: str | None = None, langs: tuple[str, ...] = (DEFAULT_LANGUAGE,)) -> str:
     """The shell's preload hints for a page of ``kind`` (a key of :data:`ENTRIES`), at a room of
     ``game`` where it is known: every module it imports, its words in ``langs`` (the pages' and
-    the games', every game's in the lobby), the list of games and the game's style sheet."""
+    the games', every game's in the lobby), the list of games and the game's style sheet; in
+    the order the page needs them (the browser fetches a few at a time): the shell's script and
+    its imports, the words, the page's modules, the game's."""
     files = kept()
+    key = (files.version, kind, game, langs)
+    if key in _hinted:
+        return _hinted[key]
     known = set(files.urls)
-    entries = [APP, *ENTRIES[kind]]
+    board = f"/games/{game}/board.js" if game in GAMES else ""
     games = sorted(GAMES) if kind == "lobby" else [game] if game in GAMES else []
-    if game in GAMES and f"/games/{game}/board.js" in known:
-        entries.append(f"/games/{game}/board.js")
+    app = _modules([APP], files.imports)
+    page = [u for u in _modules([*ENTRIES[kind], board], files.imports) if u not in app]
+    modules = [f'<link rel="modulepreload" href="{url}">' for url in (*app, *page)]
     fetched = [f"/static/i18n/{lang}.json" for lang in langs] + ["/api/games"]
     fetched += [f"/games/{g}/words/{lang}.json" for g in games for lang in langs]
-    lines = [f'<link rel="modulepreload" href="{url}">' for url in _modules(entries, files.imports)]
-    lines += [
+    fetches = [
         f'<link rel="preload" href="{html.escape(url)}" as="fetch" crossorigin>'
         for url in fetched
         if url in known or url.startswith("/api/")
     ]
+    lines = modules[: len(app)] + fetches + modules[len(app) :]
     if game in GAMES and f"/games/{game}/board.css" in known:
         lines.append(f'<link rel="preload" href="/games/{game}/board.css" as="style">')
-    return "\n".join(lines)
+    if len(_hinted) > 256:  # a bound on the pages' kinds, games and languages seen
+        _hinted.clear()
+    _hinted[key] = "\n".join(lines)
+    return _hinted[key]
 
 
 class _Static(StaticFiles):
-    """The pages' files, with the same security headers as the pages and a short cache."""
+    """The pages' files, with the same security headers as the pages and a short cache. The
+    files the service worker keeps are answered from memory (read again when one changes on
+    disk): a page asks for some thirty at once, and a thread to look each one up and another to
+    read it made the server the slowest part of opening a table."""
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(directory=directory)
+        self._held: dict[str, tuple[tuple[int, int], bytes]] = {}
+        self._names: frozenset[str] | None = None
+
+    def _from_memory(self, path: str, scope: Any) -> Response | None:
+        if self._names is None:
+            self._names = frozenset(u.removeprefix("/static/") for u in kept().urls)
+        if scope["method"] != "GET" or path not in self._names:
+            return None  # HEAD, the shell, the worker, a file new since: StaticFiles answers
+        full = STATIC / path
+        try:
+            info = os.stat(full)
+        except OSError:
+            return None
+        stamp = (info.st_mtime_ns, info.st_size)
+        held = self._held.get(path)
+        if held is None or held[0] != stamp:
+            held = (stamp, full.read_bytes())
+            self._held[path] = held
+        headers = FileResponse(full, stat_result=info).headers  # its type, length, dates, ETag
+        if self.is_not_modified(headers, Headers(scope=scope)):
+            return NotModifiedResponse(headers)
+        if len(held[1]) != info.st_size:  # changed between the stat and the read: read again
+            return None
+        return Response(held[1], headers=dict(headers))
 
     async def get_response(self, path: str, scope: Any) -> Response:
-        response = await super().get_response(path, scope)
+        response = self._from_memory(path, scope) or await super().get_response(path, scope)
         response.headers.update(HEADERS)
         response.headers["Cache-Control"] = "no-cache"
         if path.endswith(".webmanifest") and response.status_code == 200:
@@ -255,5 +299,5 @@ def page_routes() -> list[BaseRoute]:
         Route("/r/{room}", _index, methods=["GET"]),
         Route("/r/{room}/replay/{deal}", _index, methods=["GET"]),
         Route(f"/{WORKER}", _worker, methods=["GET"]),
-        Mount("/static", app=_Static(directory=STATIC), name="static"),
+        Mount("/static", app=_Static(STATIC), name="static"),
     ]

@@ -19,6 +19,10 @@ async function start() {
   const modules = match ? Promise.all([import("./table.js"), import("./myrooms.js")])
     : replay ? import("./replay.js") : import("./lobby.js");
   modules.catch(() => {}); // said below, once the words are here
+  // The room's game (the server names it): its board and words start loading now too; the
+  // table takes them from games.js when it opens (a failure is said there).
+  const game = match && $("#app").dataset.game;
+  if (game) import("./games.js").then(({ loadGame }) => loadGame(game)).catch(() => {});
   await setLanguage(pickLanguage());
   select.value = document.documentElement.lang;
   select.addEventListener("change", async () => {

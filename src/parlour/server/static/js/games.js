@@ -32,12 +32,10 @@ export function loadGame(name) {
     const promise = (async () => {
       const info = (await gameList()).find((g) => g.game === name);
       if (!info) throw new Error(`the server offers no game ${name}`);
-      await useGameWords(name, info.words);
-      let board = { ...plain };
-      if (info.board) {
-        const [module] = await Promise.all([import(info.board.js), info.board.css ? addStyle(info.board.css) : null]);
-        board = { ...plain, ...module };
-      }
+      // The words, the board's module and its style sheet, all at once.
+      const [, module] = await Promise.all([useGameWords(name, info.words),
+        info.board ? import(info.board.js) : null, info.board && info.board.css ? addStyle(info.board.css) : null]);
+      const board = module ? { ...plain, ...module } : { ...plain };
       return { info, board, words: gameWords(name) };
     })();
     promise.catch(() => loaded.delete(name));
