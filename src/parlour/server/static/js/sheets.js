@@ -30,7 +30,7 @@ function sheet(table, name, label, body, { open = false, short = null } = {}) {
 /** The table's own sheets, in the toolbar's order (the board's own follow them). */
 export function tableSheets(table, ctx) {
   if (!table.logSheet) table.logSheet = new LogSheet(table);
-  return [table.logSheet.update(ctx), steady(rulesSheet(table, ctx)),
+  return [table.logSheet.update(ctx), rulesSheet(table, ctx),
     steady(sheet(table, "settings", t("table.settings"), settings(table, ctx))),
     steady(matchSheet(table, ctx.frame))];
 }
@@ -98,11 +98,15 @@ class LogSheet {
   }
 }
 
+/** The game's rules, made once for each game and language (the same sheet stays). */
 function rulesSheet(table, ctx) {
+  const key = `${language()} ${ctx.frame.game}`;
+  if (table.rulesSheet && table.rulesSheet.key === key) return table.rulesSheet.el;
   const rules = rulesBody(ctx.words);
-  if (!rules) return null;
-  return sheet(table, "rules", t("rules.title", { game: ctx.w("rules.title") }), rules,
+  const el = rules && sheet(table, "rules", t("rules.title", { game: ctx.w("rules.title") }), rules,
     { short: t("table.rules") });
+  table.rulesSheet = { key, el };
+  return el;
 }
 
 /** The match so far while a later deal is played (at the end of a deal the end shows it). */

@@ -62,6 +62,7 @@ class Table {
     this.clockAt = 0; // Date.now() when the frame's clock was received (clock.js)
     this.clockTimer = 0;
     this.logSheet = null; // the log's sheet, kept across drawings (sheets.js)
+    this.rulesSheet = null; // { key, el }: the rules' sheet for a game and language (sheets.js)
     this.nav = null; // the toolbar of sheets, kept across drawings
     this.el = h("div#table", { "data-v": "", "data-seat": this.token ? "" : "spectator" });
     root.append(this.el);
