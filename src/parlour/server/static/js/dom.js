@@ -14,7 +14,7 @@ export function h(spec, attrs = {}, ...children) {
     } else if (key === "text") {
       el.textContent = String(value);
     } else if (key === "html") {
-      el.innerHTML = value; // only markup made by this code (card faces), never a person's text
+      setMarkup(el, value); // only markup made by this code (card faces), never a person's text
     } else if (key === "class") {
       el.className = `${el.className} ${value}`.trim();
     } else if (value === true) {
@@ -28,6 +28,21 @@ export function h(spec, attrs = {}, ...children) {
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return el;
+}
+
+const parsed = new Map(); // markup -> its <template>: the cards are drawn at every update
+
+/** `el`'s content from `markup`, parsed once and copied after (a card face is the same markup
+ * every time it is drawn). */
+function setMarkup(el, markup) {
+  let template = parsed.get(markup);
+  if (!template) {
+    if (parsed.size >= 512) parsed.clear();
+    template = document.createElement("template");
+    template.innerHTML = markup;
+    parsed.set(markup, template);
+  }
+  el.replaceChildren(template.content.cloneNode(true));
 }
 
 export function $(selector, root = document) {
