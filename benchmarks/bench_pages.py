@@ -11,7 +11,8 @@ in one more load, not timed: reading each answer's body through Playwright while
 loads would hold up the driver's events, and so the figure. A table's time is also split into
 its phases, from the page's own marks and resource timings (milliseconds since navigation,
 medians): the HTML, the last of its files, the shell's script running, the socket open, the
-welcome, the board and words loaded, the table drawn.
+welcome, the board and words loaded, the table drawn; that last one (the page's own clock from
+navigation to the table drawn) is said against the target too, after Playwright's figure.
 """
 
 from __future__ import annotations
@@ -196,8 +197,14 @@ def main() -> None:
         f"p95 {1000 * p95:.1f} ms, max {1000 * took[-1]:.1f} ms over {len(took)} moves"
     )
     drawn_p95 = drawn[int(0.95 * (len(drawn) - 1))]
+    # The page's own clock from navigation to the table drawn (the "drawn" phase): the same
+    # ready, without Playwright's driver between the page and this script (on a busy machine
+    # its wait for the selector noticed a table drawn at 500 ms some 300 ms later). Said too,
+    # not in place of the figure above.
+    inside_ready = table["phases"].get("drawn", float("nan"))
     for what, figure, target in (
         ("a table ready (median)", table["ms"], TARGET_READY_MS),
+        ("a table ready, in the page's own clock (median)", inside_ready, TARGET_READY_MS),
         ("an update drawn (p95)", drawn_p95, TARGET_DRAWN_MS),
     ):
         verdict = "met" if figure < target else "NOT MET"
