@@ -33,7 +33,8 @@ export function openTable(root, roomId, connection = openConnection(roomId)) {
   document.body.classList.add("at-table");
   const table = new Table(root, roomId, connection);
   if (root.dataset.game) table.useGame(root.dataset.game);
-  connection.listen(table);
+  // What the socket holds is drawn once the caller has its table (app.js watches it first).
+  queueMicrotask(() => connection.listen(table));
   // Back on the network (or back in the tab after a phone slept): reconnect now, not later.
   const revive = () => table.revive();
   window.addEventListener("online", revive);
