@@ -11,10 +11,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# --no-compile: pip would byte-compile every module of every package it installs (12,650 files
-# for the dev extra, about 45 s of CPU); Python compiles the ones a program imports, once.
+# pip byte-compiles what it installs one file after another (12,650 files for the dev extra,
+# about 45 s); compileall does it on every core (-j 0) once pip is done. It must be done: where
+# PYTHONDONTWRITEBYTECODE is set, nothing else ever writes them, and every process (servers,
+# Dask workers, the CLI under test) would compile every module it imports again. A file a
+# package ships that this Python cannot compile (a newer Python's syntax in test helpers) is
+# left as it is, hence the status ignored.
+COMPILE := $(BIN)/python -m compileall -qq -j 0 $(VENV)/lib >/dev/null || true
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --no-compile -e '.[serve]'
+	$(COMPILE)
 	touch $@
 
 # The dev install adds the fourth game, Crazy Eights, a distribution of its own that registers
@@ -22,6 +28,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 EXAMPLE := examples/crazy_eights
 $(DEV_STAMP): pyproject.toml $(EXAMPLE)/pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --no-compile -e '.[dev]' -e $(EXAMPLE)
+	$(COMPILE)
 	touch $(STAMP) $@
 
 # The browser lobby and tables; terminal play is `.venv/bin/parlour play`. Another port:
@@ -53,11 +60,13 @@ chromium:
 docs: $(DEV_STAMP)
 	$(BIN)/mkdocs build --strict --quiet
 
-# Ruff first (seconds); then the type check and the docs build run beside the tests, which
+# Ruff first (seconds), and Parlour's own modules compiled (the many processes the tests start
+# import them; see COMPILE); then the type check and the docs build run beside the tests, which
 # leave part of the cores idle while they wait on servers, Chromium and terminals. Their output
 # follows the tests'; any of the three failing fails `make test`.
 test: $(DEV_STAMP) postgres chromium
 	$(BIN)/ruff check src tests benchmarks $(EXAMPLE)
+	@$(BIN)/python -m compileall -qq -j 0 src $(EXAMPLE)/src >/dev/null || true
 	@mkdir -p build; \
 	$(BIN)/mypy --strict > build/mypy.log 2>&1 & mypy=$$!; \
 	$(BIN)/mkdocs build --strict --quiet > build/docs.log 2>&1 & docs=$$!; \

@@ -32,7 +32,7 @@ PILES_JS = """() => {
 }"""
 
 ROOMS: dict[str, dict[str, Any]] = {
-    "beor": {"players": 2, "seats": ["person", "heuristic"], "options": {"max_turns": 20}},
+    "beor": {"players": 2, "seats": ["person", "heuristic"], "options": {"max_turns": 40}},
     # Five players: the person holds about ten cards, so the game is a few dozen page moves.
     "death": {"players": 5, "seats": ["person"] + ["heuristic", "random"] * 2, "options": {}},
     "beggar": {"players": 2, "seats": ["person", "bot"], "options": {"card_limit": 30}},
