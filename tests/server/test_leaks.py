@@ -532,13 +532,22 @@ async def _play_all(server: ServerProcess) -> list[Played]:
         played = list(await asyncio.gather(*work))
         # The rooms' seeds are the server's own, so a game's length is luck (a Beggar-My-
         # Neighbour room of 2 can end in 30 cards): a game short of its positions plays more
-        # rooms, one player count after another, until it has them.
-        for name, game in sorted(GAMES.items()):
-            low, high = game.info.min_players, game.info.max_players
-            k = 0
+        # rooms, one player count after another, until it has them, and the game with the
+        # fewest plays more while the total is short.
+        extra: Counter[str] = Counter()
+
+        async def another(name: str) -> None:
+            info = GAMES[name].info
+            k = extra[name]
+            count = info.min_players + k % (info.max_players - info.min_players + 1)
+            played.append(await one(name, count, 100 + k))
+            extra[name] += 1
+
+        for name in sorted(GAMES):
             while _positions(played, name) < _MIN_POSITIONS:
-                played.append(await one(name, low + k % (high - low + 1), 100 + k))
-                k += 1
+                await another(name)
+        while sum(_positions(played, name) for name in GAMES) < _MIN_TOTAL:
+            await another(min(sorted(GAMES), key=lambda name: _positions(played, name)))
         return played
 
 

@@ -35,7 +35,7 @@ comes, not a wait for one that must not)."""
 """Iterations a reviewed decision: tiny, so a review takes a fraction of a second."""
 
 
-_OPTIONS = {"beor": {"max_turns": 40}}
+_OPTIONS = {"beor": {"max_turns": 16}}
 """BEOR deals of random bots can be long: bounded (B10), so a review is tens of decisions."""
 
 
