@@ -11,16 +11,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# pip byte-compiles what it installs one file after another (12,650 files for the dev extra,
-# about 45 s); compileall does it on every core (-j 0) once pip is done. It must be done: where
-# PYTHONDONTWRITEBYTECODE is set, nothing else ever writes them, and every process (servers,
-# Dask workers, the CLI under test) would compile every module it imports again. A file a
-# package ships that this Python cannot compile (a newer Python's syntax in test helpers) is
-# left as it is, hence the status ignored.
-COMPILE := $(BIN)/python -m compileall -qq -j 0 $(VENV)/lib >/dev/null || true
+# Every command here may write byte-code caches, whatever the environment says: where
+# PYTHONDONTWRITEBYTECODE is set, nothing would ever write them, and every process the tests start
+# (servers, Dask workers, the command line under test, each pytest worker) would compile every
+# module it imports again, and rewrite every test file's asserts again. pip itself does not
+# byte-compile (--no-compile: it compiles all 12,650 files of the dev extra one after another,
+# about 45 s); a module is compiled the first time a process imports it, once.
+unexport PYTHONDONTWRITEBYTECODE
+
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --no-compile -e '.[serve]'
-	$(COMPILE)
 	touch $@
 
 # The dev install adds the fourth game, Crazy Eights, a distribution of its own that registers
@@ -28,7 +28,6 @@ $(STAMP): pyproject.toml | $(BIN)/python
 EXAMPLE := examples/crazy_eights
 $(DEV_STAMP): pyproject.toml $(EXAMPLE)/pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --no-compile -e '.[dev]' -e $(EXAMPLE)
-	$(COMPILE)
 	touch $(STAMP) $@
 
 # The browser lobby and tables; terminal play is `.venv/bin/parlour play`. Another port:
@@ -60,16 +59,20 @@ chromium:
 docs: $(DEV_STAMP)
 	$(BIN)/mkdocs build --strict --quiet
 
-# Ruff first (seconds), and Parlour's own modules compiled (the many processes the tests start
-# import them; see COMPILE); then the type check and the docs build run beside the tests, which
-# leave part of the cores idle while they wait on servers, Chromium and terminals. Their output
-# follows the tests'; any of the three failing fails `make test`.
+# Ruff first (seconds); then the type check and the docs build start in the background, and
+# pytest collects every test once in this process (-n 0), while the games' numba kernels compile
+# beside it (tests/_precompile.py): this writes the byte-code of every module the tests import and
+# pytest's rewritten test files, so that the workers of the run that follows each collect in a
+# few seconds instead of all compiling the same files at once. Their output follows the tests';
+# any of the three failing fails `make test`.
 test: $(DEV_STAMP) postgres chromium
 	$(BIN)/ruff check src tests benchmarks $(EXAMPLE)
-	@$(BIN)/python -m compileall -qq -j 0 src $(EXAMPLE)/src >/dev/null || true
 	@mkdir -p build; \
 	$(BIN)/mypy --strict > build/mypy.log 2>&1 & mypy=$$!; \
 	$(BIN)/mkdocs build --strict --quiet > build/docs.log 2>&1 & docs=$$!; \
+	$(BIN)/python -m tests._precompile > build/precompile.log 2>&1 & kernels=$$!; \
+	$(BIN)/python -m pytest --collect-only -q -n 0 > build/collect.log 2>&1; \
+	wait $$kernels; \
 	$(BIN)/python -m pytest; tests=$$?; \
 	wait $$mypy; typed=$$?; wait $$docs; built=$$?; \
 	echo "mypy --strict: $$(cat build/mypy.log)"; \
