@@ -26,7 +26,8 @@ import json
 import random
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,7 @@ from typing import Any
 import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import parlour
@@ -61,6 +62,7 @@ __all__ = [
     "action_problems",
     "axe_problems",
     "card_leaks",
+    "chromium",
     "english_name",
     "example_texts",
     "get_json",
@@ -112,6 +114,17 @@ def launch(pw: Playwright) -> Browser:
             pytrace=False,
         )
     return pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    """Playwright and Debian's Chromium, closed on leaving (the browser tests' fixture)."""
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def new_context(browser: Browser, size: str = "desktop", **extra: Any) -> BrowserContext:

@@ -8,10 +8,12 @@ The checks are Parlour's browser suite's (``tests/browser``), run from the repos
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from playwright.sync_api import Browser
-from tests.browser.browser import Played, Setup, play_room
-from tests.browser.conftest import browser, pw, server  # noqa: F401
+from tests.browser.browser import Played, Setup, chromium, play_room
+from tests.browser.conftest import server  # noqa: F401
 from tests.browser.whole_game import *  # noqa: F403
 from tests.server.client import ServerProcess
 
@@ -28,6 +30,13 @@ SETUP = Setup(
     langs={1: "ro"},
     driver_seed=2,
 )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Chromium for this file alone: the browser suite's own is kept for its folder."""
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="module")
