@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest bench bench-server soak fuzz clean postgres chromium docs
+.PHONY: run test setup system lint typecheck pytest bench bench-server soak fuzz clean postgres chromium docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,23 +37,24 @@ HOST ?= 127.0.0.1
 run: $(STAMP)
 	$(BIN)/parlour serve --host $(HOST) --port $(PORT)
 
-# The online rooms' tests run a real PostgreSQL server of their own (tests/server/postgres.py):
-# Debian's package, installed here when missing (through sudo when not root and sudo exists).
-postgres:
-	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
-		echo "Installing Debian's PostgreSQL for the tests"; \
+# The tests need two Debian packages: PostgreSQL (the online rooms' tests run a real server of
+# their own, tests/server/postgres.py) and Chromium (the browser tests drive it with Playwright;
+# no browser download). Whichever is missing is installed here, both in one apt-get (through sudo
+# when not root and sudo exists).
+SYSTEM_PACKAGES = \
+	$$(ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || echo postgresql) \
+	$$([ -x /usr/bin/chromium ] || echo chromium fonts-dejavu-core)
+system:
+	@set -- $(SYSTEM_PACKAGES); [ $$# = 0 ] || { \
+		echo "Installing Debian's $$* for the tests"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || ! command -v sudo >/dev/null || SUDO=sudo; \
 		$$SUDO apt-get update -qq && \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$$@" >/dev/null; }
+postgres chromium: system
 
-# The browser tests (tests/browser/) drive Debian's Chromium with Playwright (no browser
-# download): the package is installed here when /usr/bin/chromium is missing.
-chromium:
-	@[ -x /usr/bin/chromium ] || { \
-		echo "Installing Debian's Chromium for the browser tests"; \
-		SUDO=; [ "$$(id -u)" = 0 ] || ! command -v sudo >/dev/null || SUDO=sudo; \
-		$$SUDO apt-get update -qq && \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
+# What `make test` needs, the Python environment and the Debian packages, installed side by side.
+setup:
+	@$(MAKE) --no-print-directory -j2 $(DEV_STAMP) system
 
 # The documentation site (docs/, mkdocs.yml) into site/; --strict: a broken link or anchor fails.
 docs: $(DEV_STAMP)
@@ -65,7 +66,7 @@ docs: $(DEV_STAMP)
 # pytest's rewritten test files, so that the workers of the run that follows each collect in a
 # few seconds instead of all compiling the same files at once. Their output follows the tests';
 # any of the three failing fails `make test`.
-test: $(DEV_STAMP) postgres chromium
+test: setup
 	$(BIN)/ruff check src tests benchmarks $(EXAMPLE)
 	@mkdir -p build; \
 	$(BIN)/mypy --strict > build/mypy.log 2>&1 & mypy=$$!; \
@@ -84,7 +85,7 @@ bench: $(STAMP)
 
 # The rooms server under load (about 15 minutes; one case: BENCH="--case latency"):
 # benchmarks/bench_server.py; figures in build/bench-server.json.
-bench-server: $(DEV_STAMP) postgres
+bench-server: $(DEV_STAMP) system
 	$(BIN)/python benchmarks/bench_server.py $(BENCH)
 
 # Rooms made, played to the end and left against a real server for 15 minutes (SOAK="--minutes 3"),
