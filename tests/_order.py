@@ -8,11 +8,6 @@ so left the few-test, long files, a whole game in Chromium or a training run, fo
 :data:`SECONDS` holds what each long file took in a full run on a 2-core machine (the sum of its
 tests' times); a file not listed counts a tenth of a second a test. Refresh the table after a
 run with ``--junitxml=FILE``: ``python -m tests._order FILE``.
-
-The files that drive Chromium (:data:`BROWSER`) come before all others, longest first among
-them: each worker then plays its share of them in one streak, under one Playwright and one
-Chromium (package-scoped fixtures, tests/browser/conftest.py), which it starts once instead of
-once a file (about 1.5 s of processor time each). The other files follow, longest first.
 """
 
 from __future__ import annotations
@@ -93,27 +88,21 @@ PER_TEST = 0.1
 """Seconds counted for each test of a file :data:`SECONDS` does not list."""
 
 
-BROWSER = ("tests/browser/", "examples/crazy_eights/tests/test_c8_browser.py")
-"""The files (or a folder's files) that drive Chromium: they start first."""
-
-
 def file_of(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
 
 
 def longest_first(items: Sequence[pytest.Item]) -> list[pytest.Item]:
-    """``items`` with the files of :data:`BROWSER` first, then the others, each group's files
-    in decreasing expected time, each file's tests in the order collected (a file stays
-    together, as ``--dist loadfile`` runs it)."""
+    """``items`` with their files in decreasing expected time, each file's tests in the order
+    collected (a file stays together, as ``--dist loadfile`` runs it)."""
     count = Counter(file_of(item.nodeid) for item in items)
     first_seen: dict[str, int] = {}
     for index, item in enumerate(items):
         first_seen.setdefault(file_of(item.nodeid), index)
 
-    def key(item: pytest.Item) -> tuple[bool, float, int]:
+    def key(item: pytest.Item) -> tuple[float, int]:
         name = file_of(item.nodeid)
-        seconds = SECONDS.get(name, PER_TEST * count[name])
-        return (not name.startswith(BROWSER), -seconds, first_seen[name])
+        return (-SECONDS.get(name, PER_TEST * count[name]), first_seen[name])
 
     return sorted(items, key=key)
 

@@ -1,11 +1,12 @@
 """Fixtures of the browser tests: Playwright and Debian's Chromium per package, a real ``parlour
 serve`` per test module (a file runs on one xdist worker, ``--dist loadfile``).
 
-Playwright and Chromium are package-scoped: the browser test files start before all others
-(tests/_order.py), so a worker plays its share of them in one streak under one Chromium, each
-test in contexts of its own, and closes it when its next file is outside this folder. They must
-close then: Playwright's sync API keeps an event loop running, and the server tests that follow
-call ``asyncio.run``."""
+Chromium is package-scoped: a worker that runs browser files one after another keeps one
+Chromium for them (each test still in contexts of its own) and closes it when its next file is
+outside this folder. It must close then: Playwright's sync API keeps an event loop running, and
+the server tests call ``asyncio.run``. (Starting every browser file first, so that each worker
+runs them in one streak, was tried: three Chromiums side by side cost more processor time than
+the launches they saved.)"""
 
 from __future__ import annotations
 

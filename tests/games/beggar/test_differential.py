@@ -36,7 +36,7 @@ WORKED_EXAMPLES: list[tuple[str, str, int, int, int]] = [
     ("K---Q---Q------K--/--K---A--J-A-J---/--K----JAQA--J-Q-", "next_player", 1, 839, 108),
 ]
 
-RANDOM_DEALS_PER_CASE = 1000  # x 3 player counts x 2 modes = 6000 full games
+RANDOM_DEALS_PER_CASE = 600  # x 3 player counts x 2 modes = 3,600 full games
 LIMITED_DEALS_PER_CASE = 300  # x 3 x 2 = 1800 games with a card_limit
 CLI_DEALS = 50
 
