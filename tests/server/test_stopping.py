@@ -241,6 +241,30 @@ def test_ctrl_c_soon_after_a_start_at_a_terminal_prints_no_traceback(tmp_path: P
         assert "leaked semaphore" not in out, out[-3000:]
 
 
+def test_the_bot_pool_is_closed_with_its_manager_thread() -> None:
+    """``BotPool.close`` returns once the worker pool's manager thread has ended. It used to
+    return while that thread was still closing the pool's wake-up pipe, and a server leaving
+    at that moment printed a traceback from Python's exit hook writing to the closed pipe
+    (``OSError: [Errno 9] Bad file descriptor``; seen once after a Ctrl-C soon after a start,
+    in the test above)."""
+    from parlour.server.bots import BotPool
+
+    def managers() -> list[threading.Thread]:
+        return [
+            t
+            for t in threading.enumerate()
+            if type(t).__name__ == "_ExecutorManagerThread" and t.is_alive()
+        ]
+
+    before = managers()
+    for _ in range(3):
+        pool = BotPool(1)
+        pool.start()
+        assert len(managers()) == len(before) + 1
+        pool.close()
+        assert managers() == before, "close() returned with the pool's manager thread alive"
+
+
 def test_a_ctrl_c_while_a_bot_worker_starts_reaches_the_server() -> None:
     """While a bot worker starts (with SIGINT blocked in the starting thread, so that it
     inherits the mask), a Ctrl-C that another thread of the server takes must still reach the

@@ -352,13 +352,22 @@ def _broken(pool: concurrent.futures.ProcessPoolExecutor) -> bool:
 
 
 def _stop_pool(pool: concurrent.futures.Executor) -> None:
-    """Shut ``pool`` down and wait for it; a worker process still searching is terminated."""
+    """Shut ``pool`` down and wait for it; a worker process still searching is terminated.
+
+    The pool's manager thread is joined here: ``shutdown(wait=False)`` forgets it, so a later
+    ``shutdown(wait=True)`` no longer waits for it, and a server that exited while it was still
+    closing its wake-up pipe met Python's own exit hook writing to that pipe ("Exception ignored
+    in ... threading ... OSError: [Errno 9] Bad file descriptor", after a Ctrl-C soon after a
+    start)."""
     if isinstance(pool, concurrent.futures.ProcessPoolExecutor):
         processes = list((getattr(pool, "_processes", None) or {}).values())
+        manager = getattr(pool, "_executor_manager_thread", None)
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:  # a search may run for seconds: it is not waited for
             with contextlib.suppress(Exception):
                 process.terminate()
         pool.shutdown(wait=True)
+        if isinstance(manager, threading.Thread) and manager.is_alive():
+            manager.join()
     else:
         pool.shutdown(wait=False, cancel_futures=True)
