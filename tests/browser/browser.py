@@ -35,7 +35,7 @@ from typing import Any
 import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import parlour
@@ -69,7 +69,6 @@ __all__ = [
     "hand_problems",
     "hook_problems",
     "label_problems",
-    "launch",
     "layout_problems",
     "leak_canary",
     "leak_problems",
@@ -105,22 +104,18 @@ DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 SIZES: dict[str, dict[str, Any]] = {"phone": PHONE, "desktop": DESKTOP}
 
 
-def launch(pw: Playwright) -> Browser:
-    """Debian's Chromium, headless; the test fails (never skips) when it is missing."""
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    """Playwright and Debian's Chromium, headless, closed on leaving (the browser tests'
+    fixture); the test fails (never skips) when Chromium is missing."""
     if not CHROMIUM.exists():
         pytest.fail(
             f"{CHROMIUM} is missing: the browser tests drive Debian's Chromium package; "
             "`make chromium` (part of `make test`) installs it",
             pytrace=False,
         )
-    return pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-
-
-@contextmanager
-def chromium() -> Iterator[Browser]:
-    """Playwright and Debian's Chromium, closed on leaving (the browser tests' fixture)."""
     with sync_playwright() as pw:
-        browser = launch(pw)
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             yield browser
         finally:

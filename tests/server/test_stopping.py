@@ -249,20 +249,23 @@ def test_the_bot_pool_is_closed_with_its_manager_thread() -> None:
     in the test above)."""
     from parlour.server.bots import BotPool
 
+    before = {t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"}
+
     def managers() -> list[threading.Thread]:
+        """The pool manager threads alive now that were not there before (an earlier test's
+        pool ending meanwhile changes nothing)."""
         return [
             t
             for t in threading.enumerate()
-            if type(t).__name__ == "_ExecutorManagerThread" and t.is_alive()
+            if type(t).__name__ == "_ExecutorManagerThread" and t.is_alive() and t not in before
         ]
 
-    before = managers()
     for _ in range(3):
         pool = BotPool(1)
         pool.start()
-        assert len(managers()) == len(before) + 1
+        assert len(managers()) == 1
         pool.close()
-        assert managers() == before, "close() returned with the pool's manager thread alive"
+        assert managers() == [], "close() returned with the pool's manager thread alive"
 
 
 def test_a_ctrl_c_while_a_bot_worker_starts_reaches_the_server() -> None:

@@ -354,8 +354,8 @@ def _broken(pool: concurrent.futures.ProcessPoolExecutor) -> bool:
 def _stop_pool(pool: concurrent.futures.Executor) -> None:
     """Shut ``pool`` down and wait for it; a worker process still searching is terminated.
 
-    The pool's manager thread is joined here: ``shutdown(wait=False)`` forgets it, so a later
-    ``shutdown(wait=True)`` no longer waits for it, and a server that exited while it was still
+    The pool's manager thread is joined here: ``shutdown(wait=False)`` forgets it (a later
+    ``shutdown(wait=True)`` does nothing more), and a server that exited while it was still
     closing its wake-up pipe met Python's own exit hook writing to that pipe ("Exception ignored
     in ... threading ... OSError: [Errno 9] Bad file descriptor", after a Ctrl-C soon after a
     start)."""
@@ -366,8 +366,7 @@ def _stop_pool(pool: concurrent.futures.Executor) -> None:
         for process in processes:  # a search may run for seconds: it is not waited for
             with contextlib.suppress(Exception):
                 process.terminate()
-        pool.shutdown(wait=True)
-        if isinstance(manager, threading.Thread) and manager.is_alive():
+        if manager is not None:
             manager.join()
     else:
         pool.shutdown(wait=False, cancel_futures=True)
