@@ -105,6 +105,33 @@ def play_once(page: Page) -> int:
     return v
 
 
+def record_starts(page: Page, look: str) -> None:
+    """From now on, the JavaScript function ``look(animation, element)`` is read in ``page``
+    as each animation starts (its ``ready``) and its answers other than null are kept in
+    ``window.parlourStarts``. A travel is then seen however soon it ends: a poll begun after
+    the click could miss a travel of 250 ms on a loaded machine, and wait for one forever."""
+    page.evaluate("() => {\n  const look = " + look + ";\n" + _RECORD_STARTS + "}")
+
+
+_RECORD_STARTS = """
+  window.parlourStarts = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) {
+    const animation = animate.apply(this, args);
+    const element = this;
+    animation.ready.then(() => {
+      const seen = look(animation, element);
+      if (seen !== null) window.parlourStarts.push(seen);
+    }).catch(() => {});  // cancelled before it started: nothing was seen
+    return animation;
+  };
+"""
+_STARTED = "() => window.parlourStarts.length > 0"
+_TRAVEL = """(a, el) => ({moving: Number(document.documentElement.dataset.moving),
+                          duration: Number(a.effect.getComputedTiming().duration),
+                          card: el.dataset?.card ?? null})"""
+
+
 def test_with_reduced_motion_a_move_is_drawn_at_once(
     browser: Browser, seeded: ServerProcess
 ) -> None:
@@ -145,21 +172,14 @@ def test_a_card_turned_travels_to_the_pile_within_250_ms(
         hook = page.evaluate(_HOOK)
         assert hook is not None, "no motion hook (window.parlourMotion) on the table page"
         before = int(hook["started"])
+        record_starts(page, _TRAVEL)
         page.locator(_PLAY).click()
-        seen = page.wait_for_function(
-            """() => {
-              const all = document.getAnimations();
-              if (!all.length) return null;
-              return {moving: Number(document.documentElement.dataset.moving),
-                      durations: all.map((a) => Number(a.effect.getComputedTiming().duration)),
-                      cards: all.map((a) => a.effect.target?.dataset?.card ?? null)};
-            }""",
-            polling="raf",
-        ).json_value()
-        assert seen["moving"] > 0, seen
-        assert max(seen["durations"]) <= 250, seen
-        assert "TH" in seen["cards"], seen  # the card turned is the one that travels
+        wait_js(page, _STARTED, None, "a card to start travelling")
         wait_js(page, "() => document.documentElement.dataset.moving === '0'", None, "rest")
+        seen = page.evaluate("() => window.parlourStarts")
+        assert all(s["moving"] > 0 for s in seen), seen
+        assert max(s["duration"] for s in seen) <= 250, seen
+        assert "TH" in [s["card"] for s in seen], seen  # the card turned is the one that travels
         rest = page.evaluate(
             """() => ({animations: document.getAnimations().length,
                       started: window.parlourMotion.started,
@@ -535,9 +555,11 @@ def test_a_card_played_from_the_hand_is_seen_all_the_way_to_the_base(
         page.goto(room["seats"][0]["link"])
         page.locator("#hand [data-card='AD']").wait_for()
         wait_js(page, "() => document.documentElement.dataset.moving === '0'", None, "rest")
+        record_starts(page, f"() => ({_CLIPPED})()")
         page.locator("#notation").fill("AD>odd")
         page.locator("#notation").press("Enter")
-        seen = page.wait_for_function(_CLIPPED, polling="raf").json_value()
+        wait_js(page, _STARTED, None, "a card to start travelling")
+        seen = page.evaluate("() => window.parlourStarts[0]")  # as the first travel starts
         assert min(s["seen"] for s in seen) >= 0.95, seen
     finally:
         context.close()
