@@ -330,6 +330,7 @@ def _describe(page: Page) -> str:
               v: document.querySelector('#table')?.getAttribute('data-v'),
               error: (document.querySelector('#error')?.innerText || '').trim(),
               status: (document.querySelector('#status')?.innerText || '').trim(),
+              text: (document.body?.innerText || '').trim().slice(0, 300),
               actions: Array.from(document.querySelectorAll('[data-action]'),
                                   (e) => e.getAttribute('data-action')).slice(0, 10)})"""
         )

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext
 
-from tests.browser.browser import new_context
+from tests.browser.browser import new_context, wait_js
 from tests.server.client import ServerProcess, running_server
 from tests.server.test_retention import _aged, server
 
@@ -49,8 +49,15 @@ def test_whoever_opens_an_abandoned_room_reads_that_it_was_abandoned(
     context: BrowserContext, old: ServerProcess
 ) -> None:
     page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.goto(f"{old.url}/r/idle")
-    page.locator('#end[data-outcome="abandoned"]').wait_for()
+    shown = "() => !!document.querySelector('#end[data-outcome=\"abandoned\"]')?.offsetParent"
+    try:
+        wait_js(page, shown, None, "the abandoned room's note")
+    except AssertionError as err:  # what the page said it failed on, if anything
+        raise AssertionError(f"{err}; page errors: {errors}") from None
     assert "nobody came back for days" in page.locator("#status").inner_text()
     assert "Create a new room" in page.locator("#end").inner_text()
     assert page.locator("#rematch").count() == 0 and page.locator("#end .seed").count() == 0

@@ -109,7 +109,9 @@ def running_server(db: str | Path, *extra: str) -> Iterator[ServerProcess]:
     try:
         yield server
     finally:
-        server.stop()
+        _, err = server.stop()
+        # Shown by pytest with a failed test's report: what the server said it failed on.
+        sys.stderr.write(err)
 
 
 def create_room(url: str, body: dict[str, Any], **headers: str) -> dict[str, Any]:
