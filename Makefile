@@ -9,25 +9,37 @@ DEV_STAMP := $(VENV)/.installed-dev
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# uv installs the packages (the dev extra in about 20 s on a fresh machine, against 40 s for pip,
+# which resolves and unpacks one package after another). It looks where pip is told to look too
+# (pip's find-links: a wheel on this disk, such as the CPU build of torch, comes from there), and
+# should it fail, pip installs the same in its place.
+UV := $(BIN)/uv
+$(UV): | $(BIN)/python
+	$(BIN)/python -m pip install --quiet 'uv>=0.9,<0.14'
+INSTALL = links="$$($(BIN)/python -m pip config get global.find-links 2>/dev/null || echo "$$PIP_FIND_LINKS")"; \
+	set -- $$(for l in $$links; do echo --find-links "$$l"; done); \
+	$(UV) pip install --quiet --python $(BIN)/python "$$@" $(1) || \
+	$(BIN)/python -m pip install --quiet --no-compile $(1)
 
 # Every command here may write byte-code caches, whatever the environment says: where
 # PYTHONDONTWRITEBYTECODE is set, nothing would ever write them, and every process the tests start
 # (servers, Dask workers, the command line under test, each pytest worker) would compile every
-# module it imports again, and rewrite every test file's asserts again. pip itself does not
-# byte-compile (--no-compile: it compiles all 12,650 files of the dev extra one after another,
-# about 45 s); a module is compiled the first time a process imports it, once.
+# module it imports again, and rewrite every test file's asserts again. The install does not
+# byte-compile (uv does not by default; pip is told --no-compile: it compiles all 12,650 files of
+# the dev extra one after another, about 45 s); a module is compiled the first time a process
+# imports it, once.
 unexport PYTHONDONTWRITEBYTECODE
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --no-compile -e '.[serve]'
+$(STAMP): pyproject.toml | $(UV)
+	@$(call INSTALL,-e '.[serve]')
 	touch $@
 
 # The dev install adds the fourth game, Crazy Eights, a distribution of its own that registers
 # through the entry-point group parlour.games like the built-in games (examples/crazy_eights).
 EXAMPLE := examples/crazy_eights
-$(DEV_STAMP): pyproject.toml $(EXAMPLE)/pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --no-compile -e '.[dev]' -e $(EXAMPLE)
+$(DEV_STAMP): pyproject.toml $(EXAMPLE)/pyproject.toml | $(UV)
+	@$(call INSTALL,-e '.[dev]' -e $(EXAMPLE))
 	touch $(STAMP) $@
 
 # The browser lobby and tables; terminal play is `.venv/bin/parlour play`. Another port:

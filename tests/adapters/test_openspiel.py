@@ -269,8 +269,11 @@ EXTREMES = [
 def test_openspiel_ismcts_and_mcts_play_whole_games(case: tuple[str, int]) -> None:
     name, players = case
     game = load(name, players, **SEARCH_PARAMS.get(name, {}))
-    # No decisions in Beggar-My-Neighbour: a search only confirms its one action.
-    simulations = 10 if GAMES[name].info.decisions else 2
+    # A few simulations a move: what is checked is that both searches play whole games through
+    # the adapter (clones, resampled information sets, rollouts) and end with the engine's
+    # returns, not how well they play. No decisions in Beggar-My-Neighbour: a search only
+    # confirms its one action.
+    simulations = 4 if GAMES[name].info.decisions else 2
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     for kind in ("ismcts", "mcts"):
         bots: list[pyspiel.Bot] = [

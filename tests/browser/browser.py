@@ -122,16 +122,23 @@ def chromium() -> Iterator[Browser]:
             browser.close()
 
 
-def new_context(browser: Browser, size: str = "desktop", **extra: Any) -> BrowserContext:
+def new_context(
+    browser: Browser, size: str = "desktop", *, record: bool = False, **extra: Any
+) -> BrowserContext:
     """A fresh context (its own storage: one person's device) of ``size`` (``phone``: 390x844
-    with touch; ``desktop``: 1280x800), English, with the change recorder in every page. Its
-    pages get no service worker unless ``service_workers="allow"`` (tests/browser/test_pwa.py):
-    one installed in every context would fetch all the pages' files again behind every test."""
+    with touch; ``desktop``: 1280x800), English; ``record``: with the change recorder
+    (:data:`RECORDER_JS`) in every page, for a test that reads what the pages showed at every
+    change (:meth:`Table.drain`). The recorder snapshots the whole page at each change, the
+    clock's every second included: in a context that never reads it, it was a third of what
+    its pages cost Chromium. Its pages get no service worker unless ``service_workers="allow"``
+    (tests/browser/test_pwa.py): one installed in every context would fetch all the pages'
+    files again behind every test."""
     settings: dict[str, Any] = {"locale": "en-US", "service_workers": "block"}
     settings |= {**SIZES[size], **extra}
     context = browser.new_context(**settings)
     context.set_default_timeout(WAIT_MS)
-    context.add_init_script(RECORDER_JS)
+    if record:
+        context.add_init_script(RECORDER_JS)
     return context
 
 
@@ -389,8 +396,15 @@ class Table:
         return found
 
     def drain(self) -> None:
-        """Take the snapshots the page's recorder made since the last drain."""
-        taken = self.page.evaluate("() => JSON.stringify((window.__parlourSnaps || []).splice(0))")
+        """Take the snapshots the page's recorder made since the last drain (its context made
+        with ``record=True``: a page without the recorder fails here, never passes with none)."""
+        taken = self.page.evaluate(
+            "() => window.__parlourSnaps ? JSON.stringify(window.__parlourSnaps.splice(0)) : null"
+        )
+        if taken is None:
+            raise AssertionError(
+                f"{self.name}'s page has no change recorder: new_context(..., record=True)"
+            )
         for obj in json.loads(taken):
             self._keep(Snap.from_js(self.name, "observer", obj))
 
@@ -579,13 +593,13 @@ def play_room(browser: Browser, server: ServerProcess, setup: Setup) -> Played:
             # stops moving, and the motion has tests of its own (test_end_motion.py).
             motion = "no-preference" if size == "phone" else "reduce"
             extra = {"reduced_motion": motion} | ({"locale": LOCALES[lang]} if lang else {})
-            context = new_context(browser, size, **extra)
+            context = new_context(browser, size, record=True, **extra)
             contexts.append(context)
             _store(context, setup.stored)
             table = Table(context, f"P{seat + 1} ({size})", seat, touch=size == "phone")
             table.size = size
             tables.append(table.open(answer["seats"][seat]["link"]))
-        context = new_context(browser, "desktop", reduced_motion="reduce")
+        context = new_context(browser, "desktop", record=True, reduced_motion="reduce")
         contexts.append(context)
         spectator = Table(context, "spectator (desktop)", None)
         spectator.size = "desktop"

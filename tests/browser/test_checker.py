@@ -134,7 +134,7 @@ def test_a_card_planted_in_a_real_table_page_is_found(
         server.url,
         {"game": "death", "players": 2, "seats": ["person", "heuristic"], "names": ["A", "B"]},
     )
-    context = new_context(browser)
+    context = new_context(browser, record=True)
     try:
         table = Table(context, "spectator", None).open(answer["spectate"])
         first = table.snapshot()

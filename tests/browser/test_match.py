@@ -36,7 +36,7 @@ def test_a_rematch_deals_again_and_the_match_table_adds_up(
         "options": {"card_limit": 12},
     }
     room = create_room(server.url, body)
-    contexts = [new_context(browser), new_context(browser, "phone")]
+    contexts = [new_context(browser, record=True), new_context(browser, "phone", record=True)]
     try:
         pages = []
         for context, seat in zip(contexts, room["seats"], strict=True):
