@@ -16,7 +16,7 @@ $(BIN)/python:
 # should it fail, pip installs the same in its place.
 UV := $(BIN)/uv
 $(UV): | $(BIN)/python
-	$(BIN)/python -m pip install --quiet 'uv>=0.9,<0.14'
+	$(BIN)/python -m pip install --quiet 'uv>=0.9,<0.14' || echo "uv is not installed: pip installs in its place"
 INSTALL = links="$$($(BIN)/python -m pip config get global.find-links 2>/dev/null || echo "$$PIP_FIND_LINKS")"; \
 	set -- $$(for l in $$links; do echo --find-links "$$l"; done); \
 	$(UV) pip install --quiet --python $(BIN)/python "$$@" $(1) || \
