@@ -113,7 +113,12 @@ def expect_board(page: Page, finished: Finished, key: str, k: int) -> None:
     """The board at step ``k`` is the server's view of that step for ``key``: the seat's hand
     (none for the spectator) and each base's top card."""
     view = finished.replays[key]["steps"][k]["view"]
-    assert hand(page) == sorted(view["hand"] or []), (key, k)
+    if key.isdigit() and int(key) in (view.get("out") or []):
+        # A seat that is out (BEOR: it may still hold cards) is told so in place of a hand.
+        assert hand(page) == [], (key, k)
+        assert page.locator("#replay-board section.you").count() == 1, (key, k)
+    else:
+        assert hand(page) == sorted(view["hand"] or []), (key, k)
     bases = {name: (pile[0] if pile else None) for name, pile in view["bases"].items()}
     assert tops(page) == bases, (key, k)
 
