@@ -120,6 +120,9 @@ class Card:
     joker: int = 0
     # A small int naming the card, in sort order.
     code: int = field(init=False, repr=False, compare=False)
+    # The canonical text (``str()``), made once: records and views write cards by the
+    # thousand.
+    text: str = field(init=False, repr=False, compare=False)
 
     def __new__(cls, rank: Rank, suit: Suit | None = None, joker: int = 0) -> Card:
         cached = _CARDS.get((rank, suit, joker))
@@ -133,6 +136,8 @@ class Card:
             raise ValueError("a card other than a Joker needs a suit")
         suit = 0 if self.suit is None else _SUIT_ORDER[self.suit] + 1
         object.__setattr__(self, "code", int(self.rank) * 16 + suit * 4 + self.joker)
+        text = f"JK{self.joker}" if self.suit is None else self.rank.letter + self.suit.value
+        object.__setattr__(self, "text", text)
         _CARDS.setdefault((self.rank, self.suit, self.joker), self)
 
     def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit | None, int]]:
@@ -148,9 +153,7 @@ class Card:
         return self.code < other.code
 
     def __str__(self) -> str:
-        if self.suit is None:
-            return f"JK{self.joker}"
-        return self.rank.letter + self.suit.value
+        return self.text
 
     def __repr__(self) -> str:
         if self.suit is None:
@@ -174,6 +177,9 @@ def parse_card(text: str) -> Card:
     Raises:
         InvalidNotation: naming the text when it is not a card.
     """
+    card = _BY_TEXT.get(text)  # the canonical form, as records and views write it
+    if card is not None:
+        return card
     t = text.strip().upper()
     if t in ("JK1", "JK2"):
         return JOKERS[int(t[2]) - 1]
@@ -207,6 +213,7 @@ def format_cards(cards: tuple[Card, ...] | list[Card], *, pretty: bool = False) 
 # paths then match by identity before they ever compare.
 _DECK52 = tuple(Card(r, s) for s in Suit for r in Rank if r != Rank.JOKER)
 _INDEX = {(c.rank, c.suit): i for i, c in enumerate(_DECK52)}
+_BY_TEXT = {c.text: c for c in _DECK52 + JOKERS}
 
 
 def deck52() -> tuple[Card, ...]:

@@ -74,7 +74,12 @@ def held_by(held: int, seat: int) -> int:
 
 def cards_of(mask: int, players: int) -> tuple[Card, ...]:
     """The cards of ``players``' deck (B11) in ``mask``, in sort order."""
-    return tuple(c for c in sorted(deck_for(players)) if mask >> c.code & 1)
+    return tuple(c for c in _sorted_deck(players) if mask >> c.code & 1)
+
+
+@cache
+def _sorted_deck(players: int) -> tuple[Card, ...]:
+    return tuple(sorted(deck_for(players)))
 
 
 def replace_at(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
