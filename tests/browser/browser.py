@@ -94,7 +94,7 @@ TURNED_OFF = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 """Chromium features the tests turn off besides Playwright's own list: the address bar's
 popups, which headless Chromium loads ahead, each a page in a renderer process of its own, in
 every browser window, so in every context. No test opens them; ten contexts opened and closed
-took 23.8 processor-seconds with them and 7.7 without."""
+took 23.8 processor-seconds with them and 7.6 without."""
 _playwrights_off: list[str] = []
 """Playwright's own ``--disable-features`` switch, as its first launch in this process gave it
 (:func:`chromium`)."""
