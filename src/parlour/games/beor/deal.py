@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from itertools import permutations
+from itertools import combinations, permutations
 from typing import Any
 
 from parlour.cards import Card, deck52, deck54, parse_card
 from parlour.core.game import JSON
 from parlour.errors import InvalidNotation
-from parlour.games.beor.notation import BASES, fits_at_setup
+from parlour.games.beor.notation import BASES, FITS_AT_SETUP, fits_at_setup
 
 __all__ = ["HAND_SIZE", "BeorDeal", "deal_from_seed", "deck_for", "parse_deal", "stock_sizes"]
 
@@ -57,14 +57,17 @@ class BeorDeal:
 def _choose_bases(turned: list[Card]) -> tuple[int, int, int, int] | None:
     """B2: indices into ``turned`` of cards for Black, Even, Odd, Red, preferring the
     earliest-turned cards (the earliest set of four, then the earliest card for each base in
-    the order Black, Even, Odd, Red); None if no four can be matched yet."""
-    best: tuple[tuple[int, ...], tuple[int, int, int, int]] | None = None
-    for pick in permutations(range(len(turned)), 4):
-        if all(fits_at_setup(turned[i], base) for base, i in enumerate(pick)):
-            key = (tuple(sorted(pick)), pick)
-            if best is None or key < best:
-                best = key
-    return None if best is None else best[1]
+    the order Black, Even, Odd, Red); None if no four can be matched yet.
+
+    The sets of four come in that order (``combinations``: sorted index tuples, the earliest
+    first), and so do the ways of giving one set's cards to the bases (``permutations`` of a
+    sorted tuple): the first way that fits is the choice."""
+    fit = [FITS_AT_SETUP[card] for card in turned]
+    for four in combinations(range(len(turned)), 4):
+        for pick in permutations(four):
+            if fit[pick[0]][0] and fit[pick[1]][1] and fit[pick[2]][2] and fit[pick[3]][3]:
+                return pick[0], pick[1], pick[2], pick[3]
+    return None
 
 
 def deal_from_seed(players: int, rng: random.Random) -> BeorDeal:

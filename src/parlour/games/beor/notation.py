@@ -34,6 +34,7 @@ __all__ = [
     "BLACK",
     "EVEN",
     "FITS",
+    "FITS_AT_SETUP",
     "MOVES_BY_MASK",
     "ODD",
     "RED",
@@ -129,6 +130,12 @@ FITS: dict[Card, tuple[bool, bool, bool, bool]] = {
     c: (fits(c, 0), fits(c, 1), fits(c, 2), fits(c, 3)) for c in deck54()
 }
 """B4 for every card and base, looked up on the hot path."""
+
+FITS_AT_SETUP: dict[Card, tuple[bool, bool, bool, bool]] = {
+    c: (fits_at_setup(c, 0), fits_at_setup(c, 1), fits_at_setup(c, 2), fits_at_setup(c, 3))
+    for c in deck54()
+}
+"""B2 for every card and base (the deal's choice of bases looks it up)."""
 
 
 def _moves_of(card: Card, open_stocks: int) -> tuple[Move, ...]:

@@ -22,37 +22,49 @@ from parlour.cards import Card, Rank
 from parlour.core.game import Action, State, View
 from parlour.core.strategy import SearchSetting, Strategy
 from parlour.games.beor.deal import deck_for
-from parlour.games.beor.notation import GROUPS, Move, fits
+from parlour.games.beor.notation import FITS, GROUPS, Move
 from parlour.games.beor.rules import BeorState
 from parlour.games.beor.view import BeorView
 
 __all__ = ["STRATEGY", "BeorHeuristic", "evaluate", "potential", "show_hands"]
 
-_GROUPS_OF: dict[Card, tuple[frozenset[Card], ...]] = {}
+_PAIR_GROUPS: dict[tuple[Card, Card], tuple[frozenset[Card], ...]] = {}
+"""The groups (B5) that hold both cards of a pair, for every pair that some group holds."""
 for _group in GROUPS:
-    for _card in _group:
-        _GROUPS_OF[_card] = (*_GROUPS_OF.get(_card, ()), _group)
+    for _a in _group:
+        for _b in _group:
+            if _a is not _b:
+                _PAIR_GROUPS[_a, _b] = (*_PAIR_GROUPS.get((_a, _b), ()), _group)
+_PARTNERS: dict[Card, frozenset[Card]] = {
+    _a: frozenset(b for a, b in _PAIR_GROUPS if a is _a) for _a, _ in _PAIR_GROUPS
+}
+"""The cards that share some group with a card (none for a Joker)."""
+_NO_CARDS: frozenset[Card] = frozenset()
 
 
 def potential(hand: Iterable[Card], dead: frozenset[Card] = frozenset()) -> float:
     """How many cards of ``hand`` sit in two disjoint partial groups (0..6); a group counts only
-    with the cards it lacks still live (not in ``dead``). 6 is a winning hand (B5)."""
+    with the cards it lacks still live (not in ``dead``). 6 is a winning hand (B5).
+
+    A partial group holds two or three cards of the hand, so it holds a pair of them: the
+    groups are found through the hand's pairs (most hands have few), not through every group
+    of every card."""
     cards = frozenset(hand)
     parts: set[frozenset[Card]] = set()
     for card in cards:
-        for group in _GROUPS_OF.get(card, ()):
-            have = group & cards
-            if len(have) >= 2 and not (group - have) & dead:
-                parts.add(have)
+        for other in _PARTNERS.get(card, _NO_CARDS) & cards:
+            for group in _PAIR_GROUPS[card, other]:
+                if group.isdisjoint(dead) or (group - cards).isdisjoint(dead):
+                    parts.add(group & cards)
+    if not parts:
+        return float(min(2, len(cards)))
     best = 0
-    big = sorted(parts, key=len, reverse=True)
-    for a, b in combinations(big, 2):
-        if not a & b:
-            best = max(best, len(a) + len(b))
-    if best == 0 and big:
-        best = len(big[0]) + (1 if len(cards) > len(big[0]) else 0)
+    for a, b in combinations(parts, 2):
+        if a.isdisjoint(b) and len(a) + len(b) > best:
+            best = len(a) + len(b)
     if best == 0:
-        best = min(2, len(cards))
+        top = max(map(len, parts))
+        best = top + (1 if len(cards) > top else 0)
     return float(best)
 
 
@@ -96,7 +108,8 @@ class BeorHeuristic:
             assert isinstance(action, Move)
             kept = [c for c in hand if c != action.card]
             if action.card not in cache:
-                cache[action.card] = (potential(kept, dead), self._unknown_gain(kept, dead, unseen))
+                now = potential(kept, dead)
+                cache[action.card] = (now, self._unknown_gain(kept, dead, unseen, now))
             base_value, unknown_gain = cache[action.card]
             drawn = _drawn_card(view, action)
             if drawn is not None:
@@ -111,11 +124,13 @@ class BeorHeuristic:
         return best[0]
 
     @staticmethod
-    def _unknown_gain(kept: list[Card], dead: frozenset[Card], unseen: list[Card]) -> float:
-        """Expected gain in potential from a card drawn blind, over the unseen cards."""
+    def _unknown_gain(
+        kept: list[Card], dead: frozenset[Card], unseen: list[Card], now: float
+    ) -> float:
+        """Expected gain in potential from a card drawn blind, over the unseen cards (``now``:
+        the potential of ``kept``)."""
         if not unseen:
             return 0.0
-        now = potential(kept, dead)
         sample = unseen[:: max(1, len(unseen) // 12)]
         return sum(max(0.0, potential([*kept, c], dead) - now) for c in sample) / len(sample)
 
@@ -125,7 +140,7 @@ class BeorHeuristic:
         cards after this draw; none at all is nearly losing."""
         sizes = [s.size for s in view.stocks]
         sizes[move.base if move.stock is None else move.stock] -= 1
-        open_bases = {b for c in kept for b in range(4) if sizes[b] > 0 and fits(c, b)}
+        open_bases = {b for c in kept for b in range(4) if sizes[b] > 0 and FITS[c][b]}
         if not open_bases:
             return -3.0 if any(sizes) else 0.0
         return 0.05 * len(open_bases)

@@ -73,13 +73,23 @@ def held_by(held: int, seat: int) -> int:
 
 
 def cards_of(mask: int, players: int) -> tuple[Card, ...]:
-    """The cards of ``players``' deck (B11) in ``mask``, in sort order."""
-    return tuple(c for c in _sorted_deck(players) if mask >> c.code & 1)
+    """The cards of ``players``' deck (B11) in ``mask``, in sort order (a card's ``code`` is
+    its place in that order): one step a card held, not one a card of the deck."""
+    deck, by_code = _deck_codes(players)
+    mask &= deck
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(by_code[low.bit_length() - 1])
+        mask ^= low
+    return tuple(found)
 
 
 @cache
-def _sorted_deck(players: int) -> tuple[Card, ...]:
-    return tuple(sorted(deck_for(players)))
+def _deck_codes(players: int) -> tuple[int, dict[int, Card]]:
+    """``players``' deck as a mask, and its cards by code."""
+    cards = deck_for(players)
+    return mask_of(cards), {c.code: c for c in cards}
 
 
 def replace_at(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
