@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
+from rich.segment import SegmentLines
 from rich.text import Text
 
 from parlour.core.game import Action, Event, LogEntry, View
@@ -136,8 +137,13 @@ def fitted_screen(
     the moves' heading and the newest ``events`` as far as they fit. When the moves do not fit
     as the game lays them out, they are packed one after another (compact form)."""
     width, height = console.size
-    table = blocks(presenter.table(view, labels, legal), labels)
-    used = screen_height(console, table, width) + below
+    # Rendered once: its height is measured on the lines that are then drawn as they are.
+    options = console.options.update(width=width, height=None)
+    drawn = console.render_lines(
+        blocks(presenter.table(view, labels, legal), labels), options, pad=False
+    )
+    table = SegmentLines(drawn, new_lines=True)
+    used = len(drawn) + below
     for note in [*notes, *([] if header is None else [header])]:
         used += screen_height(console, note, width)
     shown = presenter.numbered(legal)
