@@ -63,7 +63,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """In a worker: run no test before the controller's compilation is over. Then what the
-    collection left in memory (every test module, torch, numba, playwright: about 700,000
+    collection left in memory (every test module, torch, numba, playwright: about 500,000
     objects) is set aside from the garbage collector (``gc.freeze``): it stays for the whole
     run, and each full collection in the tests would otherwise walk all of it again."""
     if hasattr(session.config, "workerinput"):

@@ -35,10 +35,10 @@ for _group in GROUPS:
         for _b in _group:
             if _a is not _b:
                 _PAIR_GROUPS[_a, _b] = (*_PAIR_GROUPS.get((_a, _b), ()), _group)
-_PARTNERS: dict[Card, frozenset[Card]] = {
-    _a: frozenset(b for a, b in _PAIR_GROUPS if a is _a) for _a, _ in _PAIR_GROUPS
-}
+_PARTNERS: dict[Card, frozenset[Card]] = {}
 """The cards that share some group with a card (none for a Joker)."""
+for _a, _b in _PAIR_GROUPS:
+    _PARTNERS[_a] = _PARTNERS.get(_a, frozenset()) | {_b}
 _NO_CARDS: frozenset[Card] = frozenset()
 
 
