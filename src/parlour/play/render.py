@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
-from rich.segment import SegmentLines
+from rich.segment import Segment, SegmentLines
 from rich.text import Text
 
 from parlour.core.game import Action, Event, LogEntry, View
@@ -115,8 +115,13 @@ def screen(
 
 def screen_height(console: Console, renderable: RenderableType, width: int) -> int:
     """How many lines ``renderable`` takes at ``width`` columns."""
+    return len(_lines(console, renderable, width))
+
+
+def _lines(console: Console, renderable: RenderableType, width: int) -> list[list[Segment]]:
+    """``renderable`` rendered at ``width`` columns, line by line, unpadded."""
     options = console.options.update(width=width, height=None)
-    return len(console.render_lines(renderable, options, pad=False, new_lines=False))
+    return console.render_lines(renderable, options, pad=False, new_lines=False)
 
 
 def fitted_screen(
@@ -138,10 +143,7 @@ def fitted_screen(
     as the game lays them out, they are packed one after another (compact form)."""
     width, height = console.size
     # Rendered once: its height is measured on the lines that are then drawn as they are.
-    options = console.options.update(width=width, height=None)
-    drawn = console.render_lines(
-        blocks(presenter.table(view, labels, legal), labels), options, pad=False
-    )
+    drawn = _lines(console, blocks(presenter.table(view, labels, legal), labels), width)
     table = SegmentLines(drawn, new_lines=True)
     used = len(drawn) + below
     for note in [*notes, *([] if header is None else [header])]:
