@@ -933,6 +933,23 @@ def _without(text: str, ignore: Iterable[str]) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=16384)
+def _named(raw: str, ignore: tuple[str, ...]) -> tuple[str, frozenset[str]]:
+    """``raw`` with ``ignore`` and the fixed texts taken out (:func:`_without`), and the cards
+    it then names. A page's attributes and labels come back the same in snapshot after
+    snapshot (a BEOR or Game of Death game through the pages: about 1,100 texts a snapshot,
+    a few hundred snapshots), so each text is searched once."""
+    text = _without(raw, ignore)
+    return text, frozenset(cards_named(text))
+
+
+@functools.lru_cache(maxsize=16384)
+def _named_in(lang: str, raw: str) -> frozenset[str]:
+    """The cards whose name in ``lang`` (:func:`card_names`) ``raw`` holds, in any case."""
+    low = raw.lower()
+    return frozenset(card for card, name in card_names(lang).items() if name in low)
+
+
 def card_leaks(
     snap: Snap,
     hidden: frozenset[str],
@@ -955,18 +972,19 @@ def card_leaks(
         ("innerText", [snap.text]),
         ("textContent", [snap.content]),
     ]
+    skip = tuple(ignore)
     for kind, texts in fields:
         for raw in texts:
-            text = _without(raw, ignore)
-            for card in sorted(cards_named(text) & hidden):
+            text, named = _named(raw, skip)
+            for card in sorted(named & hidden) if named else ():
                 out.append(f"{kind} names {card}: {_excerpt(text, card)}")
     lang = snap.lang.split("-")[0]
     if lang in LOCALES:  # a card named in the page's own language ("Damă de cupă")
         names = card_names(lang)
         for kind, texts in fields:
             for raw in texts:
-                low = raw.lower()
-                for card in sorted(c for c in hidden if c in names and names[c] in low):
+                named = _named_in(lang, raw)
+                for card in sorted(named & hidden) if named else ():
                     out.append(f"{kind} names {card} in {lang}: {names[card]!r}")
     if jokers and jokers <= hidden:
         for label in snap.labels:
