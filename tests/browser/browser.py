@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, sync_playwright
@@ -45,7 +44,7 @@ from parlour.core.parts import part_file
 from parlour.core.words import LANGUAGES
 from parlour.games import GAMES, replay_json
 from tests.conformance.cardscan import cards_named
-from tests.server.client import WAIT, ServerProcess, create_room
+from tests.server.client import WAIT, ServerProcess, create_room, http_get
 
 __all__ = [
     "CHROMIUM",
@@ -175,7 +174,7 @@ def new_context(
 
 
 def get_json(url: str) -> Any:
-    response = httpx.get(url, timeout=WAIT)
+    response = http_get(url, timeout=WAIT)
     assert response.status_code == 200, f"GET {url}: {response.status_code} {response.text}"
     return response.json()
 

@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
 from parlour.core.parts import part_file
 from parlour.games import GAMES
 from tests.browser.browser import new_context, wait_js
-from tests.server.client import ServerProcess, create_room
+from tests.server.client import ServerProcess, create_room, http_get
 
 BOARDED = sorted(name for name, game in GAMES.items() if game.parts.board is not None)
 # The plain board is checked on a short game served as if it brought no board of its own (every
@@ -76,7 +75,7 @@ def test_the_plain_server_serves_no_board() -> None:
 def test_a_game_without_a_board_is_played_on_the_plain_board(
     browser: Browser, plain_server: ServerProcess, name: str
 ) -> None:
-    games = {g["game"]: g for g in httpx.get(f"{plain_server.url}/api/games").json()["games"]}
+    games = {g["game"]: g for g in http_get(f"{plain_server.url}/api/games").json()["games"]}
     assert games[name]["board"] is None
     room = room_for(plain_server, name)
     context = new_context(browser)

@@ -13,7 +13,6 @@ import struct
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Response, Route
 
@@ -26,7 +25,7 @@ from tests.browser.browser import (
     report,
     wait_js,
 )
-from tests.server.client import ServerProcess, create_room
+from tests.server.client import ServerProcess, create_room, http_get
 
 CACHES_JS = """async () => {
   const out = {};
@@ -73,7 +72,7 @@ def test_the_manifest_is_linked_valid_and_installable(
     context, page = phone
     href = page.locator('link[rel="manifest"]').get_attribute("href")
     assert href == "/static/manifest.webmanifest", href
-    response = httpx.get(server.url + href, timeout=WAIT)
+    response = http_get(server.url + href, timeout=WAIT)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("application/manifest+json")
     manifest: dict[str, Any] = response.json()
@@ -86,7 +85,7 @@ def test_the_manifest_is_linked_valid_and_installable(
     assert theme == manifest["theme_color"]
     sizes = set()
     for icon in manifest["icons"]:
-        got = httpx.get(server.url + icon["src"], timeout=WAIT)
+        got = http_get(server.url + icon["src"], timeout=WAIT)
         assert got.status_code == 200, icon
         assert got.headers["content-type"].startswith(icon["type"]), icon
         if icon["type"] == "image/png":
@@ -96,7 +95,7 @@ def test_the_manifest_is_linked_valid_and_installable(
                 sizes.add(width)
     assert {192, 512} <= sizes, sizes
     touch = page.locator('link[rel="apple-touch-icon"]').get_attribute("href")
-    assert touch and png_size(httpx.get(server.url + touch, timeout=WAIT).content)[0] >= 180
+    assert touch and png_size(http_get(server.url + touch, timeout=WAIT).content)[0] >= 180
     # Chromium's own reading: no errors, and nothing but the test's private window in the way
     # of installing it.
     cdp = context.new_cdp_session(page)
@@ -141,8 +140,8 @@ def test_the_service_worker_keeps_the_files_and_never_the_api_or_the_socket(
     api = [p for p in by_path if p.startswith("/api/")]
     assert api and not any(by_path[p].from_service_worker for p in api), api
 
-    version = httpx.get(f"{server.url}/", timeout=WAIT).headers["x-parlour-static"]
-    assert f'const VERSION = "{version}";' in httpx.get(f"{server.url}/sw.js", timeout=WAIT).text
+    version = http_get(f"{server.url}/", timeout=WAIT).headers["x-parlour-static"]
+    assert f'const VERSION = "{version}";' in http_get(f"{server.url}/sw.js", timeout=WAIT).text
     kept = page.evaluate(CACHES_JS)
     assert list(kept) == [f"parlour-{version}"], list(kept)
     cached = set(kept[f"parlour-{version}"])
@@ -151,7 +150,7 @@ def test_the_service_worker_keeps_the_files_and_never_the_api_or_the_socket(
         for p in STATIC.rglob("*")
         if p.is_file() and p.name not in ("index.html", "sw.js")
     }
-    for game in httpx.get(f"{server.url}/api/games", timeout=WAIT).json()["games"]:
+    for game in http_get(f"{server.url}/api/games", timeout=WAIT).json()["games"]:
         wanted |= set(game["words"].values())
         if game["board"]:
             wanted |= {u for u in game["board"].values() if u}

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 
@@ -30,7 +29,7 @@ from tests.browser.browser import (
     report,
 )
 from tests.conformance.cardscan import cards_named
-from tests.server.client import ServerProcess, create_room
+from tests.server.client import ServerProcess, create_room, http_get
 
 CARD = re.compile(r"^(?:[A2-9TJQK][SHDC]|JK\d)$")
 
@@ -260,26 +259,26 @@ def test_a_seat_view_never_shows_a_card_hidden_from_that_seat(
 def test_a_running_deal_is_not_replayed(context: BrowserContext, server: ServerProcess) -> None:
     room = create_room(server.url, {"game": "beor", "players": 2, "seats": ["person", "person"]})
     for query in ("", "?deal=0", "?seat=0", "?deal=0&seat=1", "?seat=all"):
-        response = httpx.get(f"{server.url}/api/rooms/{room['room']}/replay{query}", timeout=WAIT)
+        response = http_get(f"{server.url}/api/rooms/{room['room']}/replay{query}", timeout=WAIT)
         assert response.status_code == 409, (query, response.text)
         assert response.json() == {
             "error": {"code": "not_over", "message": "a deal is replayed once it is over"}
         }
         assert response.headers["cache-control"] == "no-store"
         assert not json_cards(response.json()), response.text
-    bad = httpx.get(f"{server.url}/api/rooms/{room['room']}/replay?deal=1", timeout=WAIT)
+    bad = http_get(f"{server.url}/api/rooms/{room['room']}/replay?deal=1", timeout=WAIT)
     assert bad.status_code == 400 and set(bad.json()) == {"error"}
     # Nor is its last position (what the end of a deal shows every hand from).
     for query in ("", "?deal=0"):
-        response = httpx.get(f"{server.url}/api/rooms/{room['room']}/final{query}", timeout=WAIT)
+        response = http_get(f"{server.url}/api/rooms/{room['room']}/final{query}", timeout=WAIT)
         assert response.status_code == 409, (query, response.text)
         assert response.json()["error"]["code"] == "not_over", response.text
         assert response.headers["cache-control"] == "no-store"
         assert not json_cards(response.json()), response.text
     for query, status in (("?deal=1", 400), ("?deal=x", 400)):
-        response = httpx.get(f"{server.url}/api/rooms/{room['room']}/final{query}", timeout=WAIT)
+        response = http_get(f"{server.url}/api/rooms/{room['room']}/final{query}", timeout=WAIT)
         assert response.status_code == status and set(response.json()) == {"error"}, query
-    assert httpx.get(f"{server.url}/api/rooms/nope/final", timeout=WAIT).status_code == 404
+    assert http_get(f"{server.url}/api/rooms/nope/final", timeout=WAIT).status_code == 404
     page = context.new_page()
     page.goto(f"{server.url}/r/{room['room']}/replay/0?seat=0")
     page.locator("#error").wait_for()

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-import httpx
 from playwright.sync_api import Browser, Request
 
 from tests.browser.browser import new_context
-from tests.server.client import ServerProcess, create_room
+from tests.server.client import ServerProcess, create_room, http_get
 
 READY = "#table[data-v]:not([data-v=''])"
 HINTS = """() => Array.from(document.querySelectorAll('link[rel=modulepreload], link[rel=preload]'))
@@ -88,7 +87,7 @@ def test_the_lobby_hints_its_modules_and_every_games_words(
 def test_a_page_of_no_room_names_no_game_and_a_romanian_browser_gets_romanian_words(
     server: ServerProcess,
 ) -> None:
-    shell = httpx.get(f"{server.url}/r/noroomhere", headers={"accept-language": "ro-RO,ro;q=0.9"})
+    shell = http_get(f"{server.url}/r/noroomhere", headers={"accept-language": "ro-RO,ro;q=0.9"})
     assert shell.status_code == 200
     assert "data-game" not in shell.text and "/games/" not in shell.text
     assert 'href="/static/i18n/ro.json" as="fetch"' in shell.text
@@ -96,11 +95,11 @@ def test_a_page_of_no_room_names_no_game_and_a_romanian_browser_gets_romanian_wo
 
 
 def test_static_files_revalidate_with_an_etag(server: ServerProcess) -> None:
-    first = httpx.get(f"{server.url}/static/js/table.js")
+    first = http_get(f"{server.url}/static/js/table.js")
     assert first.status_code == 200
     assert first.headers["cache-control"] == "no-cache"
     tag = first.headers["etag"]
-    again = httpx.get(f"{server.url}/static/js/table.js", headers={"if-none-match": tag})
+    again = http_get(f"{server.url}/static/js/table.js", headers={"if-none-match": tag})
     assert again.status_code == 304 and again.content == b""
 
 

@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import signal
+import ssl
 import subprocess
 import sys
 import time
@@ -19,10 +20,26 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-__all__ = ["Client", "ServerProcess", "create_room", "running_server"]
+__all__ = ["Client", "ServerProcess", "create_room", "http_get", "http_post", "running_server"]
 
 WAIT = 20.0
 """The longest any single wait in these tests may take, in seconds."""
+
+TLS = ssl.create_default_context()
+"""One TLS context for every request of a test process. httpx's own functions (``httpx.get``)
+make a client a call, and with it a context that reads the whole CA bundle again: about 32 ms
+of processor time a request, against under 2 ms with this one made once. The servers under
+test speak plain HTTP, so no request here ever uses it."""
+
+
+def http_get(url: str, **kwargs: Any) -> httpx.Response:
+    """``httpx.get``, with the one :data:`TLS` context."""
+    return httpx.get(url, verify=TLS, **kwargs)
+
+
+def http_post(url: str, **kwargs: Any) -> httpx.Response:
+    """``httpx.post``, with the one :data:`TLS` context."""
+    return httpx.post(url, verify=TLS, **kwargs)
 
 
 class ServerProcess:
@@ -74,7 +91,7 @@ class ServerProcess:
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:
             try:
-                if httpx.get(f"{self.url}/api/games", timeout=2).status_code == 200:
+                if http_get(f"{self.url}/api/games", timeout=2).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.02)
@@ -115,7 +132,7 @@ def running_server(db: str | Path, *extra: str) -> Iterator[ServerProcess]:
 
 
 def create_room(url: str, body: dict[str, Any], **headers: str) -> dict[str, Any]:
-    response = httpx.post(f"{url}/api/rooms", json=body, headers=headers, timeout=WAIT)
+    response = http_post(f"{url}/api/rooms", json=body, headers=headers, timeout=WAIT)
     assert response.status_code == 201, response.text
     answer: dict[str, Any] = response.json()
     return answer
@@ -173,4 +190,3 @@ class Client:
 
     async def close(self) -> None:
         await self.ws.close()
-

@@ -14,14 +14,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from parlour.games import find_game
 from parlour.server import bots
 from parlour.server.bots import FairQueue
-from tests.server.client import WAIT, Client, create_room, running_server
+from tests.server.client import WAIT, Client, create_room, http_get, http_post, running_server
 from tests.server.postgres import fresh_database
 
 NO_NATURAL_WIN = {"natural_win": False}  # B5 could end a BEOR game before its first move
@@ -32,7 +31,7 @@ def run(work: Callable[[], Awaitable[None]], limit: float = 180) -> None:
 
 
 def _metrics(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    text = httpx.get(f"{url}/metrics", timeout=WAIT).text
+    text = http_get(f"{url}/metrics", timeout=WAIT).text
     return {
         (s.name, tuple(sorted(s.labels.items()))): s.value
         for family in text_string_to_metric_families(text)
@@ -41,7 +40,7 @@ def _metrics(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
 
 
 def _facts(url: str, room: str) -> dict[str, Any]:
-    response = httpx.get(f"{url}/api/rooms/{room}", timeout=WAIT)
+    response = http_get(f"{url}/api/rooms/{room}", timeout=WAIT)
     assert response.status_code == 200, response.text
     facts: dict[str, Any] = response.json()
     return facts
@@ -454,7 +453,7 @@ def test_rooms_of_bots_alone_count_towards_the_cap_per_address(database: str) ->
         assert [_facts(url, r)["over"] for r in mine] == [False] * 3
         assert [_facts(url, r)["v"] for r in mine] == [0] * 3
         one_more = create_room(url, body)["room"]
-        refused = httpx.post(f"{url}/api/rooms", json=body, timeout=WAIT)
+        refused = http_post(f"{url}/api/rooms", json=body, timeout=WAIT)
         assert refused.status_code == 429, refused.text
         assert refused.json()["error"]["code"] == "too_many_rooms"
         assert not _facts(url, one_more)["over"]

@@ -21,13 +21,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from parlour.core.fairness import commitment
-from tests.server.client import WAIT, Client, ServerProcess, create_room
+from tests.server.client import WAIT, Client, ServerProcess, create_room, http_get
 from tests.server.postgres import fresh_database
 
 NO_REVIEWS = ("--review-budget", "off")
@@ -64,7 +63,7 @@ async def _play_to_the_end(server: ServerProcess, room: dict[str, Any]) -> dict[
         else:
             await person.recv()
     await person.close()
-    record: dict[str, Any] = httpx.get(f"{server.url}/api/rooms/{room['room']}/record").json()
+    record: dict[str, Any] = http_get(f"{server.url}/api/rooms/{room['room']}/record").json()
     return record
 
 
@@ -206,9 +205,9 @@ def test_a_room_that_cannot_be_rebuilt_is_logged_and_closed(tmp_path: Path) -> N
     _add_event(db, bad["room"], 1, "bogus")
     server = ServerProcess(db, *NO_REVIEWS).start()
     try:
-        answer = httpx.get(f"{server.url}/api/rooms/{bad['room']}", timeout=WAIT)
+        answer = http_get(f"{server.url}/api/rooms/{bad['room']}", timeout=WAIT)
         assert answer.status_code == 410 and answer.json()["error"]["code"] == "room_broken"
-        assert httpx.get(f"{server.url}/api/rooms/{good['room']}").status_code == 200
+        assert http_get(f"{server.url}/api/rooms/{good['room']}").status_code == 200
         token = bad["seats"][0]["token"]
         closed = asyncio.run(_closed(f"{server.ws}/ws/{bad['room']}", token))
         assert closed == (4410, "room_broken")
@@ -238,7 +237,7 @@ def test_a_storage_error_is_server_error_and_moves_nothing(tmp_path: Path) -> No
         await person.send({"type": "act", "id": "a", "v": 0, "action": move})
         answer = await person.answer("a")
         assert (answer["code"], answer["v"]) == ("server_error", 0), answer
-        assert httpx.get(url, timeout=WAIT).json()["v"] == 0
+        assert http_get(url, timeout=WAIT).json()["v"] == 0
         resource.prlimit(pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY,) * 2)
         await person.send({"type": "act", "id": "b", "v": 0, "action": move})
         assert await person.answer("b") == {"type": "ack", "id": "b", "v": 1}

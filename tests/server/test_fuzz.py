@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,7 +28,7 @@ from websockets.sync.client import ClientConnection as SyncConnection
 from websockets.sync.client import connect as sync_connect
 
 from parlour.server.protocol import MAX_FRAME, REJECT_CODES
-from tests.server.client import WAIT, Client, ServerProcess, create_room
+from tests.server.client import WAIT, Client, ServerProcess, create_room, http_post
 
 _HELLO_TIMEOUT = 10.0
 """The server's time for a hello (``Settings.hello_timeout``)."""
@@ -441,7 +440,7 @@ def test_hostile_room_bodies_never_get_a_5xx(served: Served, body: Any, raw: boo
         content = json.dumps(body).encode()
     else:  # as UTF-8, where a lone surrogate is bytes that are no UTF-8
         content = json.dumps(body, ensure_ascii=False).encode("utf-8", "surrogatepass")
-    response = httpx.post(url, content=content, timeout=WAIT)
+    response = http_post(url, content=content, timeout=WAIT)
     assert response.status_code in (201, 400), (body, response.text)
     answer = response.json()
     if response.status_code == 201:

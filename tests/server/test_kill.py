@@ -38,7 +38,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from parlour.games import replay_json
-from tests.server.client import WAIT, ServerProcess, create_room
+from tests.server.client import WAIT, ServerProcess, create_room, http_get
 
 KILLS = 7
 FINISHED = 12
@@ -413,7 +413,7 @@ def _check_room(run: Run, room: Room) -> dict[str, int]:
     """Acked actions in the logs and records at their versions; records replay to the outcomes
     the clients saw."""
     url = run.server.url
-    facts = httpx.get(f"{url}/api/rooms/{room.id}", timeout=WAIT).json()
+    facts = http_get(f"{url}/api/rooms/{room.id}", timeout=WAIT).json()
     assert {p.last["v"] for p in room.players} == {facts["v"]}
     for p in room.players:
         _check_versions(p)
@@ -441,7 +441,7 @@ def _check_room(run: Run, room: Room) -> dict[str, int]:
     finished = 0
     for deal, seen in outcomes.items():
         assert len(seen) == 1, f"clients saw one outcome of deal {deal}: {seen}"
-        response = httpx.get(f"{url}/api/rooms/{room.id}/record?deal={deal}", timeout=WAIT)
+        response = http_get(f"{url}/api/rooms/{room.id}/record?deal={deal}", timeout=WAIT)
         assert response.status_code == 200, response.text
         _, states = replay_json(response.json())
         outcome = states[-1].outcome

@@ -17,11 +17,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from parlour.server.hub import Hub, Settings
 from parlour.server.memory import LOOK_AGAIN
-from tests.server.client import WAIT, Client, ServerProcess, create_room, running_server
+from tests.server.client import WAIT, Client, ServerProcess, create_room, http_get, running_server
 from tests.server.test_clock import FakeTime, Socket, Table, settle
 from tests.server.test_limits import MiB, _pid, _rss
 
@@ -168,7 +166,7 @@ ROOM = {"game": "beor", "players": 2, "seats": ["person", "random"], "options": 
 
 def _metrics(server: ServerProcess) -> dict[str, float]:
     """``parlour_room_entries`` by map, and ``parlour_rooms`` as ``rooms:STATE``."""
-    text = httpx.get(f"{server.url}/metrics", timeout=WAIT).text
+    text = http_get(f"{server.url}/metrics", timeout=WAIT).text
     out: dict[str, float] = {}
     for line in text.splitlines():
         for prefix, label in (("parlour_room_entries{", "map"), ("parlour_rooms{", "state")):
@@ -239,7 +237,7 @@ def test_rooms_played_and_left_leave_a_real_servers_memory(tmp_path: Path) -> No
         room = create_room(server.url, ROOM)
         asyncio.run(_leave_after_one_move(server, room))
         assert _settled(server, empty) == empty
-        facts = httpx.get(f"{server.url}/api/rooms/{room['room']}", timeout=WAIT).json()
+        facts = http_get(f"{server.url}/api/rooms/{room['room']}", timeout=WAIT).json()
         assert facts["v"] >= 1 and facts["over"] is False
 
 

@@ -19,7 +19,7 @@ import httpx
 import psycopg
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.server.client import WAIT, Client, ServerProcess, create_room
+from tests.server.client import WAIT, Client, ServerProcess, create_room, http_get
 from tests.server.postgres import fresh_database
 
 STOPPED = "Parlour has stopped serving."
@@ -62,7 +62,7 @@ def logged_server(db: str | Path, *extra: str) -> Iterator[Logged]:
 
 def metrics(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     """Every sample of ``/metrics``: (name, labels) -> value."""
-    response = httpx.get(f"{url}/metrics", timeout=WAIT)
+    response = http_get(f"{url}/metrics", timeout=WAIT)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain")
     out = {}
@@ -73,7 +73,7 @@ def metrics(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
 
 
 def ready(url: str) -> httpx.Response:
-    return httpx.get(f"{url}/readyz", timeout=WAIT)
+    return http_get(f"{url}/readyz", timeout=WAIT)
 
 
 def json_lines(lines: list[str]) -> list[dict[str, Any]]:
@@ -128,7 +128,7 @@ async def _play(url: str, ws: str) -> dict[str, Any]:
             assert (await mover.answer(cid))["type"] == "ack"
         await watcher.until_v(v + 1)
     seen = metrics(url)
-    record = httpx.get(f"{url}/api/rooms/{room['room']}/record", timeout=WAIT).json()
+    record = http_get(f"{url}/api/rooms/{room['room']}/record", timeout=WAIT).json()
     for client in (*people, watcher):
         await client.close()
     return {
@@ -156,7 +156,7 @@ def _sockets_closed(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], f
 def test_metrics_count_a_game_and_the_log_is_json_without_secrets(tmp_path: Path) -> None:
     with logged_server(tmp_path / "rooms.db") as server:
         url = server.server.url
-        alive = httpx.get(f"{url}/healthz", timeout=WAIT)
+        alive = http_get(f"{url}/healthz", timeout=WAIT)
         assert alive.status_code == 200 and alive.json() == {"alive": True}
         assert ready(url).status_code == 200 and ready(url).json() == {"ready": True}
         played = asyncio.run(asyncio.wait_for(_play(url, server.server.ws), 60))
@@ -218,7 +218,7 @@ def test_readyz_names_a_removed_sqlite_file(tmp_path: Path) -> None:
         assert answer.status_code == 503
         assert answer.json()["reason"] == "database: the SQLite file the server opened is gone"
         assert "\n" not in answer.text
-        assert httpx.get(f"{url}/healthz", timeout=WAIT).status_code == 200
+        assert http_get(f"{url}/healthz", timeout=WAIT).status_code == 200
 
 
 def test_readyz_names_a_dropped_postgres_database(postgres_url: str, tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from parlour.core.parts import part_file
@@ -22,7 +21,7 @@ from parlour.games.death.events import Why
 from parlour.server.app import STATIC, qr_rows
 from parlour.server.bots import OFFERED
 from parlour.server.protocol import REJECT_CODES
-from tests.server.client import ServerProcess, create_room, running_server
+from tests.server.client import ServerProcess, create_room, http_get, http_post, running_server
 
 LANGS = ("en", "ro", "nl")
 JS = sorted((STATIC / "js").glob("*.js"))
@@ -60,7 +59,7 @@ class TestServed:
     def test_the_lobby_and_a_table_are_one_shell_with_a_strict_policy(
         self, server: ServerProcess, path: str
     ) -> None:
-        response = httpx.get(server.url + path)
+        response = http_get(server.url + path)
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/html")
         assert '<script type="module" src="/static/js/app.js">' in response.text
@@ -77,12 +76,12 @@ class TestServed:
         assert len(files) >= 15
         for path in files:
             rel = path.relative_to(STATIC).as_posix()
-            response = httpx.get(f"{server.url}/static/{rel}")
+            response = http_get(f"{server.url}/static/{rel}")
             assert response.status_code == 200, rel
             assert response.content == path.read_bytes(), rel
             assert "content-security-policy" in response.headers
         assert (
-            httpx.get(f"{server.url}/static/js/app.js")
+            http_get(f"{server.url}/static/js/app.js")
             .headers["content-type"]
             .startswith(("text/javascript", "application/javascript"))
         )
@@ -108,7 +107,7 @@ class TestServed:
     def test_each_game_board_and_words_are_served_from_its_package(
         self, server: ServerProcess
     ) -> None:
-        listed = {g["game"]: g for g in httpx.get(server.url + "/api/games").json()["games"]}
+        listed = {g["game"]: g for g in http_get(server.url + "/api/games").json()["games"]}
         assert set(listed) == set(GAMES)
         for name, game in GAMES.items():
             urls = listed[name]
@@ -123,14 +122,14 @@ class TestServed:
             else:
                 assert urls["board"] is None
             for url, package, file in files:
-                response = httpx.get(server.url + url)
+                response = http_get(server.url + url)
                 assert response.status_code == 200, url
                 assert response.content == part_file(package, file), url
                 kind = {"js": "text/javascript", "css": "text/css", "json": "application/json"}
                 assert response.headers["content-type"].startswith(kind[file.split(".")[-1]])
                 assert "content-security-policy" in response.headers
                 assert response.headers["cache-control"] == "no-cache"
-                again = httpx.get(
+                again = http_get(
                     server.url + url, headers={"If-None-Match": response.headers["etag"]}
                 )
                 assert again.status_code == 304 and again.content == b"", url
@@ -149,7 +148,7 @@ class TestServed:
             f"/games/{name}/words/__init__.py",
             f"/games/{name}/%2e%2e/game.py",
         ):
-            assert httpx.get(server.url + bad).status_code == 404, bad
+            assert http_get(server.url + bad).status_code == 404, bad
 
     def test_room_creation_answers_each_invite_as_a_qr_code(self, server: ServerProcess) -> None:
         body = {"game": "death", "players": 3, "seats": ["person", "person", "random"]}
@@ -164,11 +163,11 @@ class TestServed:
     def test_seats_offer_the_difficulty_levels_and_never_the_oracle(
         self, server: ServerProcess
     ) -> None:
-        games = {g["game"]: g for g in httpx.get(server.url + "/api/games").json()["games"]}
+        games = {g["game"]: g for g in http_get(server.url + "/api/games").json()["games"]}
         for name in ("beor", "death"):
             assert games[name]["seat_kinds"] == ["person", "easy", "medium", "hard", "expert"]
         body = {"game": "death", "players": 2, "seats": ["person", "oracle"]}
-        answer = httpx.post(server.url + "/api/rooms", json=body)
+        answer = http_post(server.url + "/api/rooms", json=body)
         assert answer.status_code == 400
         assert "for measurement only" in answer.text
 

@@ -9,12 +9,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from parlour.core.fairness import commitment, verify
 from parlour.games import GAMES, find_game, replay_json
-from tests.server.client import Client, create_room, running_server
+from tests.server.client import Client, create_room, http_get, running_server
 
 # The person seats and the bot that fills the third seat, per game.
 _SEATS = {"beor": "random", "death": "heuristic", "beggar": "bot"}
@@ -27,9 +26,7 @@ def _bot(game: str) -> str:
 
 
 async def _play(url: str, ws: str, game: str, seed: int) -> dict[str, Any]:
-    room = create_room(
-        url, {"game": game, "players": 3, "seats": ["person", "person", _bot(game)]}
-    )
+    room = create_room(url, {"game": game, "players": 3, "seats": ["person", "person", _bot(game)]})
     tokens = [s.get("token") for s in room["seats"]]
     assert tokens[2] is None and "link" not in room["seats"][2]
     for s in room["seats"][:2]:
@@ -58,7 +55,7 @@ async def _play(url: str, ws: str, game: str, seed: int) -> dict[str, Any]:
     for person in people:
         await person.until_v(final["v"])
         assert person.last["over"] and person.last["outcome"] == final["outcome"]
-    record = httpx.get(f"{url}/api/rooms/{room['room']}/record").json()
+    record = http_get(f"{url}/api/rooms/{room['room']}/record").json()
     for client in (*people, watcher):
         await client.close()
     return {"room": room, "final": final, "record": record, "moves": moves}
@@ -84,10 +81,10 @@ def test_two_people_and_a_bot_play_a_whole_game(tmp_path: Path, game: str) -> No
 def test_the_record_waits_for_the_end(tmp_path: Path) -> None:
     with running_server(tmp_path / "rooms.db") as server:
         room = create_room(server.url, {"game": "beor", "players": 2, "seats": ["person"] * 2})
-        response = httpx.get(f"{server.url}/api/rooms/{room['room']}/record")
+        response = http_get(f"{server.url}/api/rooms/{room['room']}/record")
         assert response.status_code == 409
         assert response.json()["error"]["code"] == "not_over"
-        facts = httpx.get(f"{server.url}/api/rooms/{room['room']}").json()
+        facts = http_get(f"{server.url}/api/rooms/{room['room']}").json()
         text = str(facts)
         assert facts["v"] == 0 and facts["over"] is False
         assert facts["commitment"] == room["commitment"]

@@ -7,11 +7,10 @@ from __future__ import annotations
 import asyncio
 import random
 
-import httpx
 import pytest
 
 from parlour.games import replay_json
-from tests.server.client import Client, ServerProcess, create_room
+from tests.server.client import Client, ServerProcess, create_room, http_get
 from tests.server.test_store import _fresh_database
 
 
@@ -51,7 +50,7 @@ async def _across(one: ServerProcess, two: ServerProcess) -> None:
         seen = [f["v"] for f in w.frames if f["type"] in ("welcome", "update")]
         assert seen == list(range(seen[0], seen[-1] + 1))
     for server in (one, two):
-        record = httpx.get(f"{server.url}/api/rooms/{room['room']}/record").json()
+        record = http_get(f"{server.url}/api/rooms/{room['room']}/record").json()
         _, states = replay_json(record)
         assert states[-1].outcome is not None
         assert states[-1].outcome.to_json() == ends[0]["outcome"]
@@ -74,7 +73,7 @@ async def _race(one: ServerProcess, two: ServerProcess) -> None:
     assert codes == ["ack", "stale", "stale", "stale"]
     for c in clients:
         assert (await c.until_v(1))["v"] == 1
-    facts = [httpx.get(f"{s.url}/api/rooms/{room['room']}").json()["v"] for s in (one, two)]
+    facts = [http_get(f"{s.url}/api/rooms/{room['room']}").json()["v"] for s in (one, two)]
     assert facts == [1, 1]
     for c in (first, *clients):
         await c.close()

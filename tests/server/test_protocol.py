@@ -28,7 +28,15 @@ from parlour.core.fairness import commitment
 from parlour.games import replay_json
 from parlour.games.death.match import dealer_of, match_deal
 from parlour.server.protocol import MAX_FRAME
-from tests.server.client import WAIT, Client, ServerProcess, create_room, running_server
+from tests.server.client import (
+    WAIT,
+    Client,
+    ServerProcess,
+    create_room,
+    http_get,
+    http_post,
+    running_server,
+)
 
 _ROOM_CODES = ("stale", "not_your_turn", "illegal", "bad_notation", "game_over")
 
@@ -102,7 +110,7 @@ async def _still_open(client: Client, cid: str) -> None:
 
 
 def _facts(server: ServerProcess, room: dict[str, Any]) -> dict[str, Any]:
-    response = httpx.get(f"{server.url}/api/rooms/{room['room']}", timeout=WAIT)
+    response = http_get(f"{server.url}/api/rooms/{room['room']}", timeout=WAIT)
     assert response.status_code == 200
     facts: dict[str, Any] = response.json()
     return facts
@@ -210,7 +218,7 @@ def test_game_over_and_no_seed_or_token_in_any_public_fact(server: ServerProcess
     async def work() -> None:
         room, c = await _room(server, "beggar", ["person", "person"])
         watcher = await Client.join(server.ws, room["room"], None)
-        facts = [httpx.get(f"{server.url}/api/rooms/{room['room']}", timeout=WAIT).text]
+        facts = [http_get(f"{server.url}/api/rooms/{room['room']}", timeout=WAIT).text]
         for step in range(6000):
             if watcher.last["over"]:
                 break
@@ -221,10 +229,10 @@ def test_game_over_and_no_seed_or_token_in_any_public_fact(server: ServerProcess
             assert (await _act(mover, f"p{step}", "play"))["v"] == v + 1
             await watcher.until_v(v + 1)
             if step % 50 == 0:
-                facts.append(httpx.get(f"{server.url}/api/rooms/{room['room']}").text)
+                facts.append(http_get(f"{server.url}/api/rooms/{room['room']}").text)
         assert watcher.last["over"], "the game should have ended"
         end = watcher.last["v"]
-        record = httpx.get(f"{server.url}/api/rooms/{room['room']}/record", timeout=WAIT)
+        record = http_get(f"{server.url}/api/rooms/{room['room']}/record", timeout=WAIT)
         assert record.status_code == 200
         seed = str(record.json()["seed"])
         for x in c.values():
@@ -667,7 +675,7 @@ _TWO = {"game": "beor", "players": 2, "seats": ["person", "person"]}
 def test_room_creation_errors(
     server: ServerProcess, body: Any, status: int, code: str, says: str
 ) -> None:
-    response = httpx.post(f"{server.url}/api/rooms", json=body, timeout=WAIT)
+    response = http_post(f"{server.url}/api/rooms", json=body, timeout=WAIT)
     assert response.status_code == status, response.text
     assert set(response.json()) == {"error"}
     error = response.json()["error"]
@@ -685,23 +693,23 @@ def test_names_of_24_characters_are_kept_as_text(server: ServerProcess) -> None:
 
 def test_bodies_that_are_no_json_or_too_big(server: ServerProcess) -> None:
     for raw in (b"{not json", b"", b"null", b"\xff\xfe", b'{"game": NaN}', b"[" * 5000):
-        response = httpx.post(f"{server.url}/api/rooms", content=raw, timeout=WAIT)
+        response = http_post(f"{server.url}/api/rooms", content=raw, timeout=WAIT)
         assert response.status_code == 400, raw
         assert response.json()["error"]["code"] == "bad_request"
     big = json.dumps({**_TWO, "names": ["a", "b"], "pad": "x" * 20_000}).encode()
-    response = httpx.post(f"{server.url}/api/rooms", content=big, timeout=WAIT)
+    response = http_post(f"{server.url}/api/rooms", content=big, timeout=WAIT)
     assert response.status_code == 413 and response.json()["error"]["code"] == "too_large"
 
 
 def test_unknown_rooms_and_records_that_wait_for_the_end(server: ServerProcess) -> None:
     for path in ("/api/rooms/nope", "/api/rooms/nope/record"):
-        missing = httpx.get(f"{server.url}{path}", timeout=WAIT)
+        missing = http_get(f"{server.url}{path}", timeout=WAIT)
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
     room = create_room(server.url, {"game": "death", "players": 3, "seats": ["person"] * 3})
-    waiting = httpx.get(f"{server.url}/api/rooms/{room['room']}/record", timeout=WAIT)
+    waiting = http_get(f"{server.url}/api/rooms/{room['room']}/record", timeout=WAIT)
     assert waiting.status_code == 409 and waiting.json()["error"]["code"] == "not_over"
     for deal in ("1", "-1", "x", "٣", " 1", "9" * 5000, "0" * 4410 + "1"):
-        bad = httpx.get(f"{server.url}/api/rooms/{room['room']}/record?deal={deal}")
+        bad = http_get(f"{server.url}/api/rooms/{room['room']}/record?deal={deal}")
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_request"
     facts = _facts(server, room)
     assert facts["v"] == 0 and facts["over"] is False and facts["game"] == "death"
@@ -724,7 +732,7 @@ def test_origins(tmp_path: Path) -> None:
             (own, 201),
             ("https://example.org", 201),
         ):
-            response = httpx.post(
+            response = http_post(
                 f"{srv.url}/api/rooms", json=_TWO, headers={"origin": origin}, timeout=WAIT
             )
             assert response.status_code == status, (origin, response.text)
@@ -763,7 +771,7 @@ def test_the_cap_on_open_rooms_per_client_address(tmp_path: Path) -> None:
         assert _facts(srv, bots)["over"]
         rooms = [create_room(srv.url, _TWO) for _ in range(3)]
         assert len({r["room"] for r in rooms}) == 3
-        refused = httpx.post(f"{srv.url}/api/rooms", json=_TWO, timeout=WAIT)
+        refused = http_post(f"{srv.url}/api/rooms", json=_TWO, timeout=WAIT)
         assert refused.status_code == 429
         error = refused.json()["error"]
         assert error["code"] == "too_many_rooms" and "3" in error["message"]
@@ -962,7 +970,7 @@ def test_a_rematch_deals_again_moves_the_dealer_and_keeps_the_totals(
         start1 = _at(c[0], v0 + 2)
         commit1 = start1["commitment"]
         # The first deal's record, while the second runs.
-        first = httpx.get(f"{url}?deal=0", timeout=WAIT)
+        first = http_get(f"{url}?deal=0", timeout=WAIT)
         assert first.status_code == 200
         record0 = first.json()
         assert record0["deal_number"] == 0 and record0["commitment"] == room["commitment"]
@@ -970,13 +978,13 @@ def test_a_rematch_deals_again_moves_the_dealer_and_keeps_the_totals(
         _, states = replay_json(record0)
         assert states[-1].outcome is not None
         assert states[-1].outcome.to_json() == end0["outcome"]
-        assert httpx.get(url, timeout=WAIT).json()["error"]["code"] == "not_over"
+        assert http_get(url, timeout=WAIT).json()["error"]["code"] == "not_over"
         facts = _facts(server, room)
         assert facts["deal"] == 1 and facts["commitment"] == commit1
         assert facts["match"] == end0["match"]
         # Play the second deal out: it was dealt from the left of the next dealer (G12).
         end1 = await _play_deal(c, "b")
-        record1 = httpx.get(url, timeout=WAIT).json()
+        record1 = http_get(url, timeout=WAIT).json()
         assert record1["deal_number"] == 1 and commitment(record1["seed"]) == commit1
         hands = match_deal(3, record1["seed"], 1)["hands"]
         assert sorted(start1["view"]["hand"]) == sorted(hands[0])
@@ -985,7 +993,7 @@ def test_a_rematch_deals_again_moves_the_dealer_and_keeps_the_totals(
         pairs = zip(end0["outcome"]["scores"], end1["outcome"]["scores"], strict=True)
         scores = [a + b for a, b in pairs]
         assert end1["match"]["scores"] == scores and len(end1["match"]["deals"]) == 2
-        assert httpx.get(f"{url}?deal=0", timeout=WAIT).json() == record0
+        assert http_get(f"{url}?deal=0", timeout=WAIT).json() == record0
         versions = [f["v"] for f in _snapshots(c[1])]
         assert versions == list(range(versions[0], versions[-1] + 1))
 
@@ -1011,7 +1019,7 @@ def test_serve_prints_its_address_and_stops_cleanly_on_ctrl_c(
         url = f"http://127.0.0.1:{match.group(1)}"
         for _ in range(200):
             try:
-                httpx.get(f"{url}/api/games", timeout=2)
+                http_get(f"{url}/api/games", timeout=2)
                 break
             except httpx.HTTPError:
                 time.sleep(0.05)

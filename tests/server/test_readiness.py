@@ -11,9 +11,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import httpx
-
-from tests.server.client import WAIT, Client, create_room
+from tests.server.client import WAIT, Client, create_room, http_get
 from tests.server.test_observability import json_lines, logged_server, ready
 from tests.server.test_takeover import _children
 from tests.server.test_workers import _kill
@@ -46,7 +44,7 @@ def test_readyz_answers_503_at_once_when_the_bot_worker_dies(tmp_path: Path) -> 
         answer = ready(url)
         assert answer.status_code == 503
         assert answer.json() == {"ready": False, "reason": DEAD_BOTS}
-        assert httpx.get(f"{url}/healthz", timeout=WAIT).status_code == 200
+        assert http_get(f"{url}/healthz", timeout=WAIT).status_code == 200
         assert ready(url).status_code == 200, "a new bot worker replaced it"
         [again] = _workers(proc.pid)
         assert again != worker

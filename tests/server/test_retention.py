@@ -30,7 +30,7 @@ from parlour.server.hub import Hub, Settings
 from parlour.server.retention import DAY, Policy, Retention, list_rooms
 from parlour.server.room import Room, new_deal_event
 from parlour.server.store import ReviewRow, RoomRow, SeatRow, Store, open_store
-from tests.server.client import WAIT, ServerProcess
+from tests.server.client import WAIT, ServerProcess, http_get
 from tests.server.test_clock import FakeTime, Socket
 from tests.server.test_store import _fresh_database
 
@@ -357,7 +357,7 @@ def test_the_real_server_prunes_when_it_starts(database: str, tmp_path: Path) ->
     try:
 
         def get(room: str) -> httpx.Response:
-            return httpx.get(f"{srv.url}/api/rooms/{room}", timeout=WAIT)
+            return http_get(f"{srv.url}/api/rooms/{room}", timeout=WAIT)
 
         assert get("old-done").status_code == 404
         idle = get("old-idle").json()

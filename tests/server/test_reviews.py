@@ -22,7 +22,7 @@ from parlour.core.record import Record
 from parlour.core.schema import schema
 from parlour.games import GAMES, find_game
 from parlour.server.reviews import LEASE
-from tests.server.client import WAIT, Client, ServerProcess, create_room
+from tests.server.client import WAIT, Client, ServerProcess, create_room, http_get
 from tests.server.test_store import _fresh_database
 from tests.server.test_takeover import _children
 
@@ -48,7 +48,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 def _get(server: ServerProcess, path: str) -> httpx.Response:
-    return httpx.get(f"{server.url}{path}", timeout=WAIT)
+    return http_get(f"{server.url}{path}", timeout=WAIT)
 
 
 def _review(server: ServerProcess, room: str, deal: str = "") -> dict[str, Any]:

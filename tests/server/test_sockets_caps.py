@@ -21,12 +21,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.client import WAIT, Client, ServerProcess, create_room, running_server
+from tests.server.client import WAIT, Client, ServerProcess, create_room, http_get, running_server
 
 TOO_MANY = 4429
 BEOR = {"game": "beor", "players": 2, "seats": ["person", "person"]}
@@ -34,7 +33,7 @@ BEOR = {"game": "beor", "players": 2, "seats": ["person", "person"]}
 
 def _sockets(server: ServerProcess) -> dict[str, float]:
     """``parlour_sockets`` by role, and the client addresses with sockets open."""
-    text = httpx.get(f"{server.url}/metrics", timeout=WAIT).text
+    text = http_get(f"{server.url}/metrics", timeout=WAIT).text
     out: dict[str, float] = {}
     for line in text.splitlines():
         if line.startswith("parlour_sockets{"):

@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 
 from parlour.server.sealing import prepare
 from parlour.server.store import open_store
-from tests.server.client import WAIT, Client, ServerProcess, create_room
+from tests.server.client import WAIT, Client, ServerProcess, create_room, http_get
 from tests.server.postgres import fresh_database
 
 PARLOUR = Path(sys.executable).with_name("parlour")
@@ -79,7 +79,7 @@ async def _under_load(server: ServerProcess, rooms: list[dict[str, Any]]) -> dic
     # A new connection is refused once the server has stopped.
     refused = False
     try:
-        httpx.get(f"{server.url}/healthz", timeout=2)
+        http_get(f"{server.url}/healthz", timeout=2)
     except httpx.ConnectError:
         refused = True
     return {"acked": acked, "codes": codes, "err": err, "took": took, "refused": refused}
@@ -143,7 +143,7 @@ def test_sigterm_under_load_closes_with_1012_and_keeps_every_acknowledged_action
     try:
         for room in rooms:
             last = max(v for r, v, _ in seen["acked"] if r == room["room"])
-            facts = httpx.get(f"{again.url}/api/rooms/{room['room']}", timeout=WAIT).json()
+            facts = http_get(f"{again.url}/api/rooms/{room['room']}", timeout=WAIT).json()
             assert facts["v"] >= last
     finally:
         code, err = again.stop()
@@ -217,7 +217,7 @@ def _run_at_a_terminal(args: list[str]) -> tuple[int, str]:
             text = out.decode(errors="replace")
             if not interrupted and "Parlour is serving at " in text:
                 url = text.split("Parlour is serving at ", 1)[1].split()[0]
-                assert httpx.get(f"{url}api/games", timeout=WAIT).status_code == 200
+                assert http_get(f"{url}api/games", timeout=WAIT).status_code == 200
                 os.killpg(os.getpgid(pid), signal.SIGINT)
                 interrupted = True
         else:

@@ -11,9 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
-
-from tests.server.client import WAIT, Client, ServerProcess, create_room, running_server
+from tests.server.client import WAIT, Client, ServerProcess, create_room, http_get, running_server
 
 
 async def _away_and_back(url: str, ws: str) -> None:
@@ -57,7 +55,7 @@ async def _away_and_back(url: str, ws: str) -> None:
         await back.until_v(at + 1)
     v = back.last["v"]
     await asyncio.sleep(1.6)
-    facts = httpx.get(f"{url}/api/rooms/{room['room']}").json()
+    facts = http_get(f"{url}/api/rooms/{room['room']}").json()
     assert facts["v"] == v, "a bot moved for a person who is back"
     for client in (stays, watcher, back):
         await client.close()
@@ -117,7 +115,7 @@ def test_ctrl_c_at_a_terminal_stops_the_server_and_its_workers_quietly(tmp_path:
     line = proc.stdout.readline()
     assert line.startswith("Parlour is serving at http://127.0.0.1:")
     url = line.removeprefix("Parlour is serving at ").strip()
-    assert httpx.get(f"{url}api/games", timeout=WAIT).status_code == 200
+    assert http_get(f"{url}api/games", timeout=WAIT).status_code == 200
     assert _children(proc.pid), "no bot worker started"
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=30)

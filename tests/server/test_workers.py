@@ -15,9 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-
-from tests.server.client import WAIT, Client, ServerProcess, create_room
+from tests.server.client import WAIT, Client, ServerProcess, create_room, http_get
 from tests.server.postgres import fresh_database
 from tests.server.test_stopping import PARLOUR, _run_at_a_terminal
 
@@ -188,7 +186,7 @@ async def _bots_after_a_killed_worker(server: ServerProcess) -> None:
     after = await asyncio.wait_for(_play_one(client), WAIT)
     assert after["v"] >= before + 2 or after["over"], "the bot did not answer"
     assert _bot_worker(server.proc.pid) != worker
-    assert httpx.get(f"{server.url}/readyz", timeout=WAIT).status_code == 200
+    assert http_get(f"{server.url}/readyz", timeout=WAIT).status_code == 200
 
 
 def test_a_killed_bot_worker_is_replaced(tmp_path: Path) -> None:
