@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import importlib
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pytest
@@ -38,6 +38,13 @@ def modules() -> list[Path]:
 # A game package's face modules serve a higher layer and may import it (ARCHITECTURE.md, "Per
 # game"): by module name (``games/NAME/features.py``) or by subpackage (``games/NAME/lab/``).
 FACES = {"features": "adapters", "figures": "lab", "commands": "cli", "lab": "lab", "cli": "cli"}
+
+
+@cache
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of the module at ``path``, parsed once for all the tests here (most of
+    them read every module); no test changes a tree."""
+    return ast.parse(path.read_text())
 
 
 def face_of(path: Path) -> str | None:
@@ -70,7 +77,7 @@ def imported(tree: ast.AST) -> list[str]:
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(SRC)))
 def test_imports_point_down(path: Path) -> None:
     own = layer_of(path)
-    for name in imported(ast.parse(path.read_text())):
+    for name in imported(parsed(path)):
         if name.startswith("parlour."):
             target = name.split(".")[1]
             assert LAYERS.get(target, 0) <= own, f"{rel(path)} imports higher layer {name}"
@@ -86,14 +93,14 @@ def test_front_ends_do_not_import_each_other(path: Path) -> None:
     if top not in ("play", "server"):
         return
     other = "server" if top == "play" else "play"
-    for name in imported(ast.parse(path.read_text())):
+    for name in imported(parsed(path)):
         assert not name.startswith(f"parlour.{other}"), f"{path.name} imports {name}"
 
 
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(SRC)))
 def test_no_global_random_state(path: Path) -> None:
     """RULINGS 'Common': randomness comes only from a seed; only random.Random instances."""
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(parsed(path)):
         if (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)
@@ -115,7 +122,7 @@ RULES_MODULES = [
 @pytest.mark.parametrize("path", RULES_MODULES, ids=lambda p: str(p.relative_to(SRC)))
 def test_rules_do_no_io(path: Path) -> None:
     """ARCHITECTURE: rules modules do no I/O: no printing, no clock, no files."""
-    tree = ast.parse(path.read_text())
+    tree = parsed(path)
     io = {"time", "os", "sys", "pathlib", "datetime"} & {n.split(".")[0] for n in imported(tree)}
     assert not io, f"{rel(path)} imports {', '.join(sorted(io))}"
     calls = {
@@ -224,7 +231,7 @@ def package_imports(package: Path, prefix: str | None = None) -> dict[str, set[s
     edges: dict[str, set[str]] = {}
     for path in sorted(package.glob("*.py")):
         edges[path.stem] = set()
-        for _, target in import_targets(path, ast.parse(path.read_text()), prefix):
+        for _, target in import_targets(path, parsed(path), prefix):
             if target.startswith(prefix + "."):
                 first = target.removeprefix(prefix + ".").split(".")[0]
                 edges[path.stem].add(first if first in names else "__init__")
@@ -293,7 +300,7 @@ def game_name_uses(tree: ast.AST) -> list[str]:
 def test_no_game_known_by_name_outside_games(path: Path) -> None:
     """Issue 11: front ends, bots and the lab look a game's facts up (``game.info``, its
     strategy and presenter): no ``name == "death"``, no dict keyed by game names."""
-    found = game_name_uses(ast.parse(path.read_text()))
+    found = game_name_uses(parsed(path))
     found.sort(key=lambda text: int(text.split()[1].rstrip(":")))
     assert not found, f"{rel(path)}: " + "; ".join(found)
 
@@ -351,7 +358,7 @@ def is_game_state_or_view(target: str) -> bool:
 def test_no_isinstance_of_a_games_state_or_view(path: Path) -> None:
     """Issue 11: no isinstance of a concrete game's State or View outside its package (what a
     front end needs to draw a game comes from the game's presenter)."""
-    tree = ast.parse(path.read_text())
+    tree = parsed(path)
     names = resolved_names(tree)
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
@@ -384,7 +391,7 @@ def game_imports(path: Path) -> list[tuple[int, str]]:
     """The game modules (``parlour.games.NAME`` and below) that the file imports, by line."""
     found = {
         (line, module_of(target))
-        for line, target in import_targets(path, ast.parse(path.read_text()))
+        for line, target in import_targets(path, parsed(path))
         if target.startswith("parlour.games.")
     }
     return sorted((line, m) for line, m in found if m.count(".") >= 2)

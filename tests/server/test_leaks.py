@@ -199,12 +199,13 @@ def scan(text: str, secrets: Secrets) -> Scan:
             numbers.append(value)
     if escaped:
         strings += keys
-    cards: set[str] = set()
-    for s in strings:
-        for i in ids:  # a space: what stood on either side of an id is not joined into a card
-            s = s.replace(i, " ")
-        cards |= cards_named(s)
-    found = [f"secret {s[:10]}..." for s in secrets.texts if any(s in x for x in strings)]
+    # One text of them all, a line each: no card notation, seed, token or id holds a line
+    # break, so each is found in it exactly where it is found in one of the strings.
+    every = "\n".join(strings)
+    found = [f"secret {s[:10]}..." for s in secrets.texts if s in every]
+    for i in ids:  # a space: what stood on either side of an id is not joined into a card
+        every = every.replace(i, " ")
+    cards = cards_named(every)
     found += [f"seed as the number {n}" for n in numbers if n in secrets.numbers]
     found += [f"key {k!r}" for k in sorted(keys & secrets.keys)]
     if whole_state:
