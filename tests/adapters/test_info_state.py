@@ -15,7 +15,6 @@ import pyspiel
 import pytest
 from open_spiel.python import rl_environment
 from open_spiel.python.observation import make_observation
-from open_spiel.python.pytorch import nfsp
 
 import parlour.adapters.openspiel as pos
 from parlour.errors import InvalidOption
@@ -182,7 +181,10 @@ def test_clones_pickles_and_resamples_keep_the_tensor(name: str) -> None:
 def test_openspiel_nfsp_learns_on_the_tensor() -> None:
     """OpenSpiel's NFSP (PyTorch), which needs perfect recall in its tensors, plays 2-player
     BEOR with max_turns 30 (the window then holds the whole game) for a few hundred steps of
-    each agent and trains both of its networks on the information-state tensors."""
+    each agent and trains both of its networks on the information-state tensors. (NFSP is
+    imported here: it imports torch, which only the worker running this test should pay for.)"""
+    from open_spiel.python.pytorch import nfsp
+
     game = load("beor", 2, max_turns=30)
     env = rl_environment.Environment(game, seed=5)
     size = env.observation_spec()["info_state"][0]

@@ -2,21 +2,20 @@
 copies, any callable) beside Parlour's bots; MaskablePPO training one policy in both seats of a
 2-player game, and learning on a seed whose first deal is over at once (issue 29.1).
 
-The MaskablePPO runs live in this one file, so that only it pays for importing torch."""
+The MaskablePPO runs live in this one file and import torch in the tests themselves: every
+xdist worker collects every file, and only the worker that runs these should pay the 2.6 s of
+processor time that importing torch and sb3-contrib takes."""
 
 from __future__ import annotations
 
 import random
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
 import numpy.typing as npt
 import pytest
-import torch
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.vec_env import DummyVecEnv
 
 from parlour.adapters.gymnasium import ParlourEnv
 from parlour.adapters.redeal import next_deal_seed
@@ -24,6 +23,10 @@ from parlour.adapters.selfplay import ModelPolicy, snapshot
 from parlour.bots import make_agent
 from parlour.core.game import Action, View
 from parlour.errors import IllegalAction, InvalidInput, InvalidOption
+
+if TYPE_CHECKING:
+    import torch
+    from sb3_contrib import MaskablePPO
 
 Mask = npt.NDArray[np.bool_]
 
@@ -73,6 +76,10 @@ def self_play(steps: int, seed: int) -> tuple[MaskablePPO, ModelPolicy, list[Epi
     """MaskablePPO with one policy in both seats of the 2-player Game of Death (games of about
     75 moves, always won by one seat): one environment per learning seat, the other seat
     played by the same model (bound once the model exists)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
     torch.set_num_threads(1)
     me = ModelPolicy()
     envs = [Episodes(ParlourEnv("death", players=2, seat=s, opponents=me)) for s in (0, 1)]
@@ -89,10 +96,14 @@ def self_play(steps: int, seed: int) -> tuple[MaskablePPO, ModelPolicy, list[Epi
 
 
 def weights(policy: Any) -> torch.Tensor:
+    import torch
+
     return torch.nn.utils.parameters_to_vector(policy.parameters()).detach().clone()
 
 
 def test_self_play_trains_two_seats_of_one_policy() -> None:
+    import torch
+
     model, me, envs = self_play(2048, seed=0)
     for seat, env in enumerate(envs):
         assert env.parlour.seat == seat and env.steps >= 1024
@@ -114,6 +125,8 @@ def test_self_play_trains_two_seats_of_one_policy() -> None:
 
 
 def test_self_play_repeats_with_its_seed() -> None:
+    import torch
+
     first, _, envs1 = self_play(512, seed=3)
     again, _, envs2 = self_play(512, seed=3)
     assert torch.equal(weights(first.policy), weights(again.policy))
@@ -128,6 +141,10 @@ def test_maskable_ppo_learns_on_a_seed_that_is_dealt_again() -> None:
     """The issue's seed (2-player BEOR, 106450: a natural win) used to crash MaskablePPO in
     ``learn``, its first observation's mask all false. SB3 resets environment 0 with the
     model's seed."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
     torch.set_num_threads(1)
     env = Episodes(ParlourEnv("beor", players=2))
     with warnings.catch_warnings():

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from matplotlib.figure import Figure
 from playwright.sync_api import Browser, Page
 
 from parlour.lab import plots
@@ -173,6 +172,8 @@ def test_the_balance_tests_are_in_the_page(page: tuple[Page, list[str]], by_posi
 
 def test_the_check_sees_a_legend_over_the_bars(browser: Browser) -> None:
     """The overlap check finds the report's old fault: a legend in the foot of the bars."""
+    from matplotlib.figure import Figure  # here: every test worker collects this file
+
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
     for k, bar in enumerate(ax.bar([0, 1], [0.55, 0.45], label="default")):

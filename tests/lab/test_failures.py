@@ -100,15 +100,11 @@ class Cluster:
             proc.wait()
 
 
-def _plugin_base() -> Any:
-    return importlib.import_module("distributed.diagnostics.plugin").SchedulerPlugin
-
-
-class Watcher(_plugin_base()):  # type: ignore[misc]
+class Watcher:
     """Scheduler plugin: sets the event of each worker the scheduler removes; kills ``victim``
     (a pid) once ``after`` batches have ended and ``target`` holds a batch (one starting on it,
     or one it was given before), so that the run cannot end before the scheduler has taken its
-    batch back."""
+    batch back. Made by :func:`watcher`, with Dask's ``SchedulerPlugin`` behind it."""
 
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
@@ -138,6 +134,15 @@ class Watcher(_plugin_base()):  # type: ignore[misc]
             os.kill(self.victim, signal.SIGKILL)
 
 
+def watcher(cluster: Cluster) -> Watcher:
+    """A :class:`Watcher` that is a ``SchedulerPlugin`` too (its hooks that Watcher lacks do
+    nothing): distributed is imported here, when a cluster starts, not when every worker of
+    the test run collects this file."""
+    base = importlib.import_module("distributed.diagnostics.plugin").SchedulerPlugin
+    kind: type[Watcher] = type("SchedulerWatcher", (Watcher, base), {})
+    return kind(cluster)
+
+
 @pytest.fixture
 def cluster() -> Iterator[tuple[Cluster, Watcher]]:
     dask: Any = importlib.import_module("distributed")
@@ -149,10 +154,10 @@ def cluster() -> Iterator[tuple[Cluster, Watcher]]:
         dask.Client(local, set_as_default=False) as client,
     ):  # fmt: skip
         found = Cluster(dask, local, client)
-        watcher = Watcher(found)
-        local.scheduler.add_plugin(watcher, name="parlour-test-watcher")
+        plugin = watcher(found)
+        local.scheduler.add_plugin(plugin, name="parlour-test-watcher")
         try:
-            yield found, watcher
+            yield found, plugin
         finally:
             found.close()
 

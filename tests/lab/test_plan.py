@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from parlour.errors import InvalidOption
 from parlour.lab.compare import parse_metric
@@ -38,6 +37,8 @@ def test_the_pairs_needed_agree_with_the_usual_tables() -> None:
 
 
 def test_the_power_is_what_simulated_paired_t_tests_find() -> None:
+    from scipy import stats  # here: every test worker collects this file, one runs this test
+
     rng = np.random.default_rng(2026)
     trials, pairs, change = 20_000, 34, 0.5
     differences = rng.normal(change, 1.0, size=(trials, pairs))

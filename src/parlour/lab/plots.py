@@ -24,14 +24,22 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import matplotlib
-from matplotlib.figure import Figure
-
 from parlour.lab import stats
 from parlour.lab.compare import CHANGED
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
     from parlour.lab.report import ReportRun
+
+
+def _figure(width: float, height: float) -> Figure:
+    """A new figure of ``width`` by ``height`` inches. matplotlib is imported here, by the
+    first plot, not with this module: it takes about a second of processor time, which the
+    lab's commands that draw nothing (and every process that imports the report) would pay."""
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height))
 
 __all__ = [
     "COLOURS",
@@ -73,6 +81,8 @@ def interval(entry: Any) -> tuple[float, float, float] | None:
 
 def to_svg(fig: Any) -> str:
     """The figure as an inline ``<svg>`` element (text kept as text, cropped to what is drawn)."""
+    import matplotlib
+
     buffer = io.StringIO()
     # Text stays text (no glyph paths): a smaller file, and no ids repeated between plots.
     with matplotlib.rc_context({"svg.fonttype": "none"}):
@@ -100,7 +110,7 @@ def rates_plot(
 ) -> str | None:
     """Bars of per-seat metric ``key`` of each run with their intervals and parity (1/players);
     ``label`` names the n-th bar from n (``"Player {n}"``); None if no run has it."""
-    fig = Figure(figsize=(7, 3.2))
+    fig = _figure(7, 3.2)
     ax = fig.subplots()
     width = 0.8 / max(1, len(runs))
     players = 0
@@ -148,7 +158,7 @@ def length_bins(lengths: Sequence[float]) -> list[float]:
 
 def lengths_plot(runs: Sequence[ReportRun]) -> str:
     """The histogram of game lengths, all runs on the same whole-length bins."""
-    fig = Figure(figsize=(7, 3.2))
+    fig = _figure(7, 3.2)
     ax = fig.subplots()
     edges = length_bins([x for run in runs for x in run.lengths])
     units: list[str] = []
@@ -190,7 +200,7 @@ def survival_curve(run: ReportRun) -> list[tuple[float, float]]:
 
 def survival_plot(runs: Sequence[ReportRun]) -> str:
     """The share of games still running after each length, one step curve a run."""
-    fig = Figure(figsize=(7, 3.2))
+    fig = _figure(7, 3.2)
     ax = fig.subplots()
     capped = False
     for k, run in enumerate(runs):
@@ -225,7 +235,7 @@ def variants_figure(runs: Sequence[ReportRun]) -> Figure | None:
     names = sorted(k for k in runs[0].metrics if all(interval(r.metrics.get(k)) for r in runs))
     if not names:
         return None
-    fig = Figure(figsize=(7, 0.35 * len(runs) * len(names) + 0.45 * len(names) + 0.4))
+    fig = _figure(7, 0.35 * len(runs) * len(names) + 0.45 * len(names) + 0.4)
     axes = fig.subplots(len(names), 1, squeeze=False)
     mark = 0
     for ax, name in zip(axes[:, 0], names, strict=True):
@@ -297,7 +307,7 @@ def forest_figure(
     rows = difference_rows(found)
     if not rows:
         return None
-    fig = Figure(figsize=(5.2, 0.34 * len(rows) + 0.9))
+    fig = _figure(5.2, 0.34 * len(rows) + 0.9)
     axes = fig.subplots(len(rows), 1, squeeze=False, gridspec_kw={"hspace": 0.0})
     for i, (ax, (label, item)) in enumerate(zip(axes[:, 0], rows, strict=True)):
         value, lo, hi = interval(item["difference"]) or (0.0, 0.0, 0.0)

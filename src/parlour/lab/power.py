@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import math
 
-from scipy import optimize, stats
-
 __all__ = ["MAX_PAIRS", "detectable", "least_spread", "pairs_needed", "power"]
 
 MAX_PAIRS = 2**31 - 1
@@ -42,6 +40,8 @@ def power(pairs: int, sd: float, change: float, alpha: float = 0.05) -> float:
     _check(sd, alpha)
     if pairs < 2:
         raise ValueError(f"a paired t-test needs 2 pairs or more, not {pairs}")
+    from scipy import stats  # here: an import of about 1.7 s, which only this needs
+
     dof = pairs - 1
     critical = float(stats.t.ppf(1 - alpha / 2, dof))
     shift = abs(change) * math.sqrt(pairs) / sd
@@ -102,6 +102,8 @@ def detectable(
     _check(1.0, alpha, target)
     if pairs < 2 or not math.isfinite(sd) or sd < 0 or (sd == 0 and not rate):
         return None
+    from scipy import optimize
+
     if rate:
         # Power grows with the change (the change over its least spread does), up to a
         # certain find at 1: bisect on (0, 1).

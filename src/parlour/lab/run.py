@@ -55,7 +55,7 @@ def play_batch(spec_json: str, indices: Sequence[int]) -> list[tuple[int, str]]:
             raise InvalidOption(f"--engine fast: {spec.game} has no compiled kernel")
         found = sorted(kernel.play(spec, indices), key=lambda r: int(str(r["index"])))
         return [(int(str(r["index"])), json.dumps(r, separators=(",", ":"))) for r in found]
-    # Here, not above: the metrics load scipy, seconds that a kernel's worker never needs.
+    # Here, not above: a kernel's worker never needs the metrics.
     from parlour.lab.metrics import game_figures
 
     rows = []

@@ -22,9 +22,12 @@ from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
 
 from parlour.bots.arena import wilson
+
+# scipy.stats is imported by the functions that call it, not here: importing it takes about
+# 1.7 s of processor time, which every process that imports the lab's modules (a lab worker,
+# the command line's other commands, each test process) would otherwise pay.
 
 __all__ = [
     "Interval",
@@ -110,6 +113,8 @@ def _t_interval(array: Array) -> Interval:
     if np.all(array == array[0]):
         value = float(array[0])  # exact, where the float mean of equal values may drift
         return Interval(value, value, value)
+    from scipy import stats
+
     centre = float(array.mean())
     quantile = float(stats.t.ppf((1 + CONFIDENCE) / 2, n - 1))
     half = quantile * float(array.std(ddof=1)) / math.sqrt(n)
@@ -210,6 +215,8 @@ def seat_balance(wins_by_seat: Sequence[float], games: int) -> SeatBalance:
     dof = wins.size - 1
     if total == 0:
         return SeatBalance(0.0, dof, 1.0)
+    from scipy import stats
+
     result = stats.chisquare(wins)
     return SeatBalance(float(result.statistic), dof, float(result.pvalue))
 
@@ -245,6 +252,8 @@ def paired(a: Sequence[float], b: Sequence[float]) -> Paired:
     elif diff.lo == diff.hi:
         p_value = 1.0 if diff.value == 0 else 0.0
     else:
+        from scipy import stats
+
         p_value = float(stats.ttest_rel(second, first).pvalue)
     return Paired(diff, p_value, diff.lo > 0 or diff.hi < 0)
 
@@ -267,6 +276,8 @@ def survival(lengths: Sequence[int], ended: Sequence[bool]) -> list[tuple[int, f
         raise ValueError(f"game lengths cannot be negative: {min(lengths)}")
     if not any(ended):
         return []
+    from scipy import stats
+
     data = stats.CensoredData.right_censored(
         np.asarray(lengths, dtype=np.float64), np.logical_not(np.asarray(ended, dtype=bool))
     )

@@ -166,6 +166,6 @@ def _figures(players: int, numbers: list[int]) -> dict[str, JSON]:
         "first_out": None if first_out < 0 else first_out,
         "first_out_at": None if first_out < 0 else numbers[FIRST_OUT_AT],
         "black_face_drinks": numbers[BLACK],
-        # parlour.lab.metrics.with_positions, not imported: the metrics load scipy
+        # parlour.lab.metrics.with_positions, done here: a kernel's worker imports no metrics
         "position_win_shares": [shares[(p + first) % players] for p in range(players)],
     }
