@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from importlib import metadata
+from importlib import metadata, util
 
-__all__ = ["extra_for", "missing_extra_message"]
+__all__ = ["extra_for", "missing_extra_message", "require_extra"]
 
 # Import names that differ from the name of the distribution that provides them.
 _PROVIDED_BY = {
@@ -25,6 +25,8 @@ _PROVIDED_BY = {
     "sb3_contrib": "sb3-contrib",
     "psycopg_binary": "psycopg",
 }
+# Distributions whose import name is not their own name with "-" written "_".
+_IMPORTED_AS = {"dm-tree": "tree"}
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9._-]+).*?;.*?extra\s*==\s*['\"]([a-z0-9_-]+)['\"]")
 
 
@@ -67,3 +69,18 @@ def missing_extra_message(err: ModuleNotFoundError) -> str | None:
         f"this command needs the '{extra}' extra ({err.name} is not installed): "
         f"pip install 'parlour[{extra}]'"
     )
+
+
+def require_extra(extra: str) -> None:
+    """Stop a command that needs ``extra`` before it does anything, when a library that extra
+    brings cannot be imported: the ``ModuleNotFoundError`` its first import would raise, which
+    the command line says in one line (:func:`missing_extra_message`). The libraries are found,
+    not imported (``importlib.util.find_spec``): the lab's commands import scipy and matplotlib
+    only when they compute or draw, after reading their input, and a missing extra is said
+    before anything about the input."""
+    for dist, wanted in sorted(_extras().items()):
+        if wanted != extra:
+            continue
+        module = _IMPORTED_AS.get(dist, dist.replace("-", "_"))
+        if util.find_spec(module) is None:
+            raise ModuleNotFoundError(f"No module named {module!r}", name=module)

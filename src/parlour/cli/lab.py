@@ -27,6 +27,7 @@ from parlour.cli.common import (
     seconds_arg,
     workers_arg,
 )
+from parlour.cli.extras import require_extra
 from parlour.core.files import write_text_atomic
 from parlour.core.options import parse_option_pairs
 from parlour.games import GAMES, find_game
@@ -120,6 +121,7 @@ def _from_file(call: Callable[[], T]) -> T:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    require_extra("lab")
     spec = _spec(args)
     out = Path(args.out or f"lab-{spec.game}-{spec.seed}.db")
     notes: list[str] = []
@@ -148,6 +150,7 @@ def _who(metric: str, index: int) -> str:  # Player N, or position N (1 moved fi
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
+    require_extra("lab")
     from contextlib import closing
 
     from parlour.lab.compare import compare
