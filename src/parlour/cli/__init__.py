@@ -88,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     standard error naming the problem), 130 when interrupted, 70 for an internal error (one
     line saying so and naming the file that holds the full report; never a traceback)."""
     from parlour.cli.common import CommandError, one_line
-    from parlour.cli.extras import missing_extra_message
+    from parlour.cli.extras import missing_extra_message, require_extra
     from parlour.errors import ParlourError
 
     prog = "parlour"
@@ -101,6 +101,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog = " ".join(
             ["parlour", args.command, *filter(None, [getattr(args, "subcommand", None)])]
         )
+        # A command that needs an optional extra (its parser's default ``extra``) names it
+        # before it reads any input, even one that imports the extra's libraries late.
+        extra = getattr(args, "extra", None)
+        if extra is not None:
+            require_extra(extra)
         status = func(args)
         sys.stdout.flush()  # a full disk is said here, not as Python's noise at exit
         return status

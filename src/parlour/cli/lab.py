@@ -27,7 +27,6 @@ from parlour.cli.common import (
     seconds_arg,
     workers_arg,
 )
-from parlour.cli.extras import require_extra
 from parlour.core.files import write_text_atomic
 from parlour.core.options import parse_option_pairs
 from parlour.games import GAMES, find_game
@@ -121,7 +120,6 @@ def _from_file(call: Callable[[], T]) -> T:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    require_extra("lab")
     spec = _spec(args)
     out = Path(args.out or f"lab-{spec.game}-{spec.seed}.db")
     notes: list[str] = []
@@ -150,7 +148,6 @@ def _who(metric: str, index: int) -> str:  # Player N, or position N (1 moved fi
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    require_extra("lab")
     from contextlib import closing
 
     from parlour.lab.compare import compare
@@ -272,6 +269,8 @@ def register(sub: Any, formatter: type[argparse.HelpFormatter]) -> None:
         description="Simulate many seeded games and measure them with 95% intervals.",
         formatter_class=formatter,
     )
+    # Every lab command needs the lab extra: main() says so before the command reads anything.
+    lab.set_defaults(extra="lab")
     lsub = lab.add_subparsers(dest="subcommand", required=True, metavar="SUBCOMMAND")
 
     def common(p: Parser) -> None:

@@ -21,7 +21,6 @@ from parlour.cli.common import (
     people_console,
     print_json,
 )
-from parlour.cli.extras import require_extra
 from parlour.core.inputs import quote
 from parlour.core.options import parse_option_pairs
 from parlour.games import find_game
@@ -129,7 +128,6 @@ def _pilot(args: argparse.Namespace) -> Pilot:
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
-    require_extra("lab")
     from parlour.lab.compare import parse_metric
     from parlour.lab.plan import PAIRED, plan
 
@@ -199,7 +197,6 @@ def _cmd_plan(args: argparse.Namespace) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    require_extra("lab")
     from parlour.cli.lab import _from_file, _play, _spec, _summary
     from parlour.lab.compare import TEXT_HEAD, compare, parse_metric, parse_variant, text_rows
 
