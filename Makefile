@@ -50,12 +50,12 @@ run: $(STAMP)
 	$(BIN)/parlour serve --host $(HOST) --port $(PORT)
 
 # The tests need two Debian packages: PostgreSQL (the online rooms' tests run a real server of
-# their own, tests/server/postgres.py) and Chromium (the browser tests drive it with Playwright;
-# no browser download). Whichever is missing is installed here, both in one apt-get (through sudo
-# when not root and sudo exists).
+# their own, tests/server/postgres.py) and Chromium's headless shell (the browser tests and
+# benchmarks/bench_pages.py drive it with Playwright; no browser download). Whichever is missing
+# is installed here, both in one apt-get (through sudo when not root and sudo exists).
 SYSTEM_PACKAGES = \
 	$$(ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || echo postgresql) \
-	$$([ -x /usr/bin/chromium ] || echo chromium fonts-dejavu-core)
+	$$([ -x /usr/bin/chromium-headless-shell ] || echo chromium-headless-shell fonts-dejavu-core)
 system:
 	@set -- $(SYSTEM_PACKAGES); [ $$# = 0 ] || { \
 		echo "Installing Debian's $$* for the tests"; \

@@ -29,7 +29,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page, sync_playwright
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = "/usr/bin/chromium-headless-shell"
 TARGET_READY_MS = 300.0
 """A table is ready (drawn from its welcome) within this on loopback (issue 26.11)."""
 TARGET_DRAWN_MS = 30.0
