@@ -92,7 +92,20 @@ def test_the_terminal_commands_work_on_the_core() -> None:
         (("lab", "run", "beor", "--agents", "random", "--games", "2", "--out", "{tmp}"), "lab"),
         (("lab", "report", "{tmp}"), "lab"),
         (("lab", "plan", "{tmp}", "--metric", "length", "--change", "0.25"), "lab"),
-        (("lab", "compare", "beor", "--agents", "random", "--variant", "v:max_turns=50"), "lab"),
+        (
+            (
+                "lab",
+                "compare",
+                "beor",
+                "--agents",
+                "random",
+                "--variant",
+                "v:max_turns=50",
+                "--out",
+                "{tmp}",
+            ),
+            "lab",
+        ),
     ],
 )
 def test_a_command_needing_an_extra_names_it_in_one_line(
