@@ -167,8 +167,8 @@ def extend_deal(
     sizes = np.zeros((max_tricks, 2), np.int64)
     leads = np.zeros(max_tricks, np.int64)
     at = np.zeros(max_tricks, np.int64)
-    cards = 0
-    lead = 0
+    # int64 from the start, not literals: one compilation of play_trick for this call.
+    cards = lead = np.int64(0)
     count = 0
     while count < max_tricks:
         outcome, lead, _, _, cards = play_trick(2, CAPTURE, w8, w64, 0, 2, lead, cards)
@@ -187,7 +187,7 @@ def extend_deal(
             if cards > 1 << 24:
                 return 0
     total = cards
-    filled = 0
+    filled = np.int64(0)
     some = np.zeros((found.shape[0], 52), np.int8)
     extra = np.zeros((found.shape[0], 2), np.int64)
     for t in range(count):

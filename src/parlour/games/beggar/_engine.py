@@ -272,14 +272,11 @@ def loop_start(
     b8, b64 = scratch()
     load(deal, sizes, n, a8, a64)
     load(deal, sizes, n, b8, b64)
-    outs_a = 0
-    outs_b = 0
+    # Counters typed int64 from the start (not the literal 0 numba would first give them):
+    # each literal seen in a call's arguments is one more compilation of the callee.
+    outs_a = outs_b = lead_a = lead_b = cards_a = cards_b = np.int64(0)
     in_a = n
     in_b = n
-    lead_a = 0
-    lead_b = 0
-    cards_a = 0
-    cards_b = 0
     for _ in range(lam):
         _, lead_b, outs_b, in_b, cards_b = play_trick(
             n, mode, b8, b64, outs_b, in_b, lead_b, cards_b
@@ -326,7 +323,7 @@ def play_game(
     cards = 0
     tricks = 0
     power = 1
-    lam = 1
+    lam = np.int64(1)  # int64 from the start: loop_start is compiled once (see there)
     if detect:
         _keep(w8, w64, n, lead, w8, w64)
     while True:
