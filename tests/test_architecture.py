@@ -47,6 +47,13 @@ def parsed(path: Path) -> ast.Module:
     return ast.parse(path.read_text())
 
 
+@cache
+def walked(tree: ast.AST) -> tuple[ast.AST, ...]:
+    """Every node of ``tree`` (``ast.walk``'s order), listed once: the tests here walk each
+    module's tree several times, and walking was most of this file's processor time."""
+    return tuple(ast.walk(tree))
+
+
 def face_of(path: Path) -> str | None:
     """The layer a game's face module serves, or ``None`` for its rules modules and for every
     module outside ``games/``."""
@@ -66,7 +73,7 @@ def layer_of(path: Path) -> int:
 
 def imported(tree: ast.AST) -> list[str]:
     names: list[str] = []
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if isinstance(node, ast.Import):
             names += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module:
@@ -100,7 +107,7 @@ def test_front_ends_do_not_import_each_other(path: Path) -> None:
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(SRC)))
 def test_no_global_random_state(path: Path) -> None:
     """RULINGS 'Common': randomness comes only from a seed; only random.Random instances."""
-    for node in ast.walk(parsed(path)):
+    for node in walked(parsed(path)):
         if (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)
@@ -114,7 +121,8 @@ def test_no_global_random_state(path: Path) -> None:
 RULES_MODULES = [
     p
     for p in modules()
-    if "games" in p.relative_to(SRC).parts[:1] and len(p.relative_to(SRC).parts) >= 3
+    if "games" in p.relative_to(SRC).parts[:1]
+    and len(p.relative_to(SRC).parts) >= 3
     and face_of(p) is None
 ]
 
@@ -126,9 +134,7 @@ def test_rules_do_no_io(path: Path) -> None:
     io = {"time", "os", "sys", "pathlib", "datetime"} & {n.split(".")[0] for n in imported(tree)}
     assert not io, f"{rel(path)} imports {', '.join(sorted(io))}"
     calls = {
-        n.func.id
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        n.func.id for n in walked(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
     }
     calls &= {"print", "open", "input"}
     assert not calls, f"{rel(path)} calls {', '.join(sorted(calls))}"
@@ -167,7 +173,7 @@ def import_targets(path: Path, tree: ast.AST, package: str | None = None) -> lis
     since ``N`` may be a module."""
     package = package or ".".join(("parlour", *path.relative_to(SRC).parent.parts))
     found: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if isinstance(node, ast.Import):
             found += [(node.lineno, a.name) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -277,7 +283,7 @@ def names_a_game(node: ast.AST) -> str | None:
 def game_name_uses(tree: ast.AST) -> list[str]:
     """Comparisons with a game's name, dicts keyed by game names, ``case "beor":``."""
     found: list[str] = []
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if isinstance(node, ast.Compare):
             for side in (node.left, *node.comparators):
                 if (name := names_a_game(side)) is not None:
@@ -321,7 +327,7 @@ def test_game_name_uses_are_found() -> None:
 def resolved_names(tree: ast.AST) -> dict[str, str]:
     """What each imported local name stands for, as a dotted path."""
     names: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if isinstance(node, ast.Import):
             for a in node.names:
                 if a.asname:
@@ -361,7 +367,7 @@ def test_no_isinstance_of_a_games_state_or_view(path: Path) -> None:
     tree = parsed(path)
     names = resolved_names(tree)
     found: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
