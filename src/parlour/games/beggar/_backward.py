@@ -168,7 +168,8 @@ def extend_deal(
     leads = np.zeros(max_tricks, np.int64)
     at = np.zeros(max_tricks, np.int64)
     # int64 from the start, not literals: one compilation of play_trick for this call.
-    cards = lead = np.int64(0)
+    zero: int = np.int64(0)  # type: ignore[assignment]
+    cards = lead = zero
     count = 0
     while count < max_tricks:
         outcome, lead, _, _, cards = play_trick(2, CAPTURE, w8, w64, 0, 2, lead, cards)
@@ -187,7 +188,7 @@ def extend_deal(
             if cards > 1 << 24:
                 return 0
     total = cards
-    filled = np.int64(0)
+    filled: int = np.int64(0)  # type: ignore[assignment]
     some = np.zeros((found.shape[0], 52), np.int8)
     extra = np.zeros((found.shape[0], 2), np.int64)
     for t in range(count):

@@ -125,7 +125,7 @@ def play_game2(
     s_lx = lx
     s_xc, s_xu, s_xw, s_yc, s_yu, s_yw = xc, xu, xw, yc, yu, yw
     power = 1
-    lam = np.int64(1)  # int64 from the start: loop_start is compiled once (see there)
+    lam: int = np.int64(1)  # type: ignore[assignment]  # int64 at once: see loop_start
     while True:
         # The lead: x and y turn one card each in turn until a court card (M1) or an empty
         # hand (M3): x's cards go to the even places of the pile, y's to the odd ones.
@@ -220,7 +220,8 @@ def play_game2(
             ):
                 deal = deal_of_planes(*start)
                 sizes = np.array([start[3], start[7]], np.int64)
-                two, capture = np.int64(2), np.int64(CAPTURE)  # one compilation (see lam)
+                two: int = np.int64(2)  # type: ignore[assignment]  # one compilation (see lam)
+                capture: int = np.int64(CAPTURE)  # type: ignore[assignment]
                 mu, start_cards, found_cards = loop_start(two, capture, deal, sizes, lam)
                 res[0] = LOOP
                 res[1] = 0

@@ -273,8 +273,10 @@ def loop_start(
     load(deal, sizes, n, a8, a64)
     load(deal, sizes, n, b8, b64)
     # Counters typed int64 from the start (not the literal 0 numba would first give them):
-    # each literal seen in a call's arguments is one more compilation of the callee.
-    outs_a = outs_b = lead_a = lead_b = cards_a = cards_b = np.int64(0)
+    # each literal seen in a call's arguments is one more compilation of the callee. (An int
+    # to the type checker: numba's int64 is one.)
+    zero: int = np.int64(0)  # type: ignore[assignment]
+    outs_a = outs_b = lead_a = lead_b = cards_a = cards_b = zero
     in_a = n
     in_b = n
     for _ in range(lam):
@@ -323,7 +325,7 @@ def play_game(
     cards = 0
     tricks = 0
     power = 1
-    lam = np.int64(1)  # int64 from the start: loop_start is compiled once (see there)
+    lam: int = np.int64(1)  # type: ignore[assignment]  # int64 at once: see loop_start
     if detect:
         _keep(w8, w64, n, lead, w8, w64)
     while True:
