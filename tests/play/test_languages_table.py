@@ -155,17 +155,24 @@ SAID: dict[str, dict[str, str]] = {
 }
 
 
+# The table's commands as each language types them: help, hint, undo, save, quit.
+TYPED = {
+    "ro": ("ajutor", "sfat", "anulează", "salvează", "ieși"),
+    "nl": ("hulp", "tip", "terugnemen", "opslaan", "stoppen"),
+}
+
+
 # Undo refused past a card seen since (a card drawn blind), in parts: the cards named vary.
 SEEN = {
     "ro": (
         "Nu se poate lua înapoi: de la ultima ta mutare ai văzut",
         "(la mutarea ta ",
-        "undo nu se întoarce niciodată dincolo de o carte pe care înainte n-o puteai vedea",
+        "anulează nu se întoarce niciodată dincolo de o carte pe care înainte n-o puteai vedea",
     ),
     "nl": (
         "Terugnemen kan niet: sinds je laatste zet heb je",
         "(bij je zet ",
-        "undo gaat nooit terug voorbij een kaart die je eerder niet kon zien",
+        "terugnemen gaat nooit terug voorbij een kaart die je eerder niet kon zien",
     ),
 }
 
@@ -230,9 +237,11 @@ def test_a_game_of_death_at_the_table_in_the_language(lang: str, tmp_path: Path)
 @pytest.mark.parametrize("lang", ["ro", "nl"])
 def test_beor_from_the_command_line_in_the_language(lang: str, tmp_path: Path) -> None:
     """``parlour play beor --lang L --options natural_win=false max_turns=50``: help, hint,
-    undo refused before a move and past a card drawn blind, save, leave."""
+    undo refused before a move and past a card drawn blind, save, leave, each typed in the
+    language (``ajutor``, ``sfat``, ``anulează``...)."""
     said = SAID[lang]
-    lines = f"help\nhint\nundo\n1\nundo\nsave\nquit\n{said['leave']}\n"
+    help_, hint, undo, save, quit_ = TYPED[lang]
+    lines = f"{help_}\n{hint}\n{undo}\n1\n{undo}\n{save}\n{quit_}\n{said['leave']}\n"
     done = play(
         "beor",
         *("--lang", lang, "--seed", "3", "--seat", "2=random"),

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from parlour.core.game import Game
 from parlour.core.options import OptionSpec
 from parlour.core.present import Presenter
-from parlour.core.words import DEFAULT_LANGUAGE, Catalog
-from parlour.play.speech import presenter_of, say, seat_called
+from parlour.core.words import DEFAULT_LANGUAGE, Catalog, catalog
+from parlour.play.speech import COMMANDS, WORDS, language, presenter_of, say, seat_called
 
 __all__ = ["commands_text", "rules_text", "watch_keys_text"]
 
@@ -112,11 +112,16 @@ def commands_text(game: Game, *, undo: bool = True) -> str:
     watching = ""
     if not decides:
         watching = "\n" + say("help.watching", keys=watch_keys_text(True))
-    return "\n".join(
-        (
-            say("help.commands", how=presenter_of(game).input_help or say("help.moves")),
-            say("help.help", hint=hint),
-            say("help.save", undo=undo_line),
-            say("help.quit") + watching,
-        )
-    )
+    lines = [
+        say("help.commands", how=presenter_of(game).input_help or say("help.moves")),
+        say("help.help", hint=hint),
+        say("help.save", undo=undo_line),
+        say("help.quit") + watching,
+    ]
+    if language() != DEFAULT_LANGUAGE:
+        # The commands listed above, as English types them (every language reads them too).
+        listed = [c for c in COMMANDS if (c != "hint" or hint) and (c != "undo" or undo_line)]
+        english = catalog(WORDS)
+        shown = [english(f"command.{name}").split("|", 1)[0] for name in listed]
+        lines.append(say("help.english", words=", ".join(shown)))
+    return "\n".join(lines)

@@ -18,9 +18,14 @@ from parlour.core.present import Presenter
 from parlour.core.words import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
 
 __all__ = [
+    "COMMANDS",
     "WORDS",
     "agrees",
+    "answer_word",
     "answers",
+    "command_names",
+    "command_word",
+    "command_words",
     "language",
     "language_from_locale",
     "presenter_of",
@@ -33,6 +38,10 @@ __all__ = [
 ]
 
 WORDS = "parlour.play.words"
+# The commands typed at the table's prompt. Each has its words in every language (the catalog's
+# ``command.NAME``, separated by ``|``, the first the one the table shows); English's words work
+# in every language, so what the documentation and other people say always works.
+COMMANDS = ("help", "moves", "hint", "undo", "save", "quit")
 _LANGUAGE: ContextVar[str] = ContextVar("parlour_play_language", default=DEFAULT_LANGUAGE)
 
 
@@ -80,8 +89,15 @@ def words() -> Catalog:
 
 
 def say(key: str, /, count: int | None = None, **values: object) -> str:
-    """The terminal's sentence ``key`` in the language spoken."""
+    """The terminal's sentence ``key`` in the language spoken; ``{help_word}``, ``{quit_word}``
+    and the other commands' ``{NAME_word}`` name the commands as that language types them."""
+    for name in COMMANDS:
+        values.setdefault(f"{name}_word", command_word(name))
     return words()(key, count, **values)
+
+
+def _first(listed: str) -> str:
+    return listed.split("|", 1)[0].strip()
 
 
 def agrees(answer: str) -> bool:
@@ -97,6 +113,30 @@ def answers(key: str) -> frozenset[str]:
     for said in (catalog(WORDS)(key), say(key)):
         found.update(word.strip().lower() for word in said.split("|"))
     return frozenset(found - {""})
+
+
+def answer_word(key: str) -> str:
+    """The answer that the terminal's entry ``key`` shows in the language spoken (its first)."""
+    return _first(say(key))
+
+
+def command_words(name: str) -> frozenset[str]:
+    """The words that give the table's command ``name`` (one of :data:`COMMANDS`), lower case:
+    the language spoken's and English's."""
+    return answers(f"command.{name}")
+
+
+def command_word(name: str) -> str:
+    """The word the table shows for its command ``name`` in the language spoken."""
+    return _first(words()(f"command.{name}"))
+
+
+def command_names() -> list[str]:
+    """Every word of every command, the language spoken's first, for Tab to complete (words of
+    one letter and ``?`` left out: there is nothing to complete in them)."""
+    spoken_first = [command_word(name) for name in COMMANDS]
+    others = sorted({w for name in COMMANDS for w in command_words(name)} - set(spoken_first))
+    return [*spoken_first, *(w for w in others if len(w) > 1 and w.isalpha())]
 
 
 def seat_called(seat: int) -> str:

@@ -27,9 +27,17 @@ from parlour.play.keys import Keyboard
 from parlour.play.review import can_review, offer_review
 from parlour.play.saving import Reader, Saver
 from parlour.play.screen import Screen
-from parlour.play.speech import agrees, answers, presenter_of, say, seat_called
+from parlour.play.speech import (
+    agrees,
+    answer_word,
+    answers,
+    command_words,
+    presenter_of,
+    say,
+    seat_called,
+)
 from parlour.play.table import Table
-from parlour.play.turn import QUIT_WORDS, PersonTurn
+from parlour.play.turn import PersonTurn
 from parlour.play.watching import TableWatch
 
 __all__ = ["Reader", "TerminalGame", "play_on"]
@@ -243,9 +251,14 @@ class TerminalGame:
 
     def _leave(self) -> bool:
         """``quit`` or Ctrl-C: leave (saving or not) or go back to the game; True to leave."""
+        save, leave, back = (answer_word(f"leave.{a}") for a in ("save", "leave", "back"))
         while True:
             try:
-                answer = self.ask(say("leave_question")).strip().lower()
+                answer = (
+                    self.ask(say("leave_question", save=save, leave=leave, back=back))
+                    .strip()
+                    .lower()
+                )
             except KeyboardInterrupt:
                 self.console.print()
                 answer = "back"
@@ -256,7 +269,7 @@ class TerminalGame:
             if answer in answers("leave.leave"):
                 self.saver.leave_unsaved()
                 return True
-            self.screen.say(say("leave_again"))
+            self.screen.say(say("leave_again", save=save, leave=leave, back=back))
 
     def _quit_if_leaving(self) -> None:
         """``q`` while watching: leave the game when the person says so."""
@@ -298,7 +311,7 @@ class TerminalGame:
             except KeyboardInterrupt:
                 self.console.print()
                 answer = "quit"
-            if answer.strip().lower() in QUIT_WORDS:
+            if answer.strip().lower() in command_words("quit"):
                 if self._leave():
                     raise _Quit
                 self.screen.draw(None, footer=panel)

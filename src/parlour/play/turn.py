@@ -27,12 +27,16 @@ from parlour.play.forced import forfeit_cost
 from parlour.play.help import commands_text, rules_text, watch_keys_text
 from parlour.play.saving import Saver
 from parlour.play.screen import Screen
-from parlour.play.speech import agrees, say, seat_called, title_of
+from parlour.play.speech import (
+    agrees,
+    command_names,
+    command_words,
+    say,
+    seat_called,
+    title_of,
+)
 
-__all__ = ["QUIT_WORDS", "Ask", "PersonTurn"]
-
-QUIT_WORDS = ("quit", "exit", "q")
-_COMMANDS = ("help", "moves", "hint", "undo", "save", "quit")
+__all__ = ["Ask", "PersonTurn"]
 
 
 class Ask(Protocol):
@@ -88,25 +92,27 @@ class PersonTurn:
                 return
 
     def _command(self, seat: int, line: str) -> bool:
-        """Handle one line; True once the person has acted."""
+        """Handle one line; True once the person has acted. The commands are read in the
+        language spoken and in English (``ajutor`` or ``help``)."""
         word = line.lower()
-        if word in ("help", "?", "h"):
+        first, _, rest = line.partition(" ")
+        if word in command_words("help"):
             self._help(seat)
             return False
-        if word in ("moves", "m", "board", "table"):
+        if word in command_words("moves"):
             self.screen.draw(seat)
             return False
-        if word in QUIT_WORDS:
+        if word in command_words("quit"):
             self.leave()
             self.screen.draw(seat)
             return False
-        if word == "undo":
+        if word in command_words("undo"):
             self._undo(seat)
             return False
-        if word == "save" or word.startswith("save "):
-            self.saver.save(line[4:].strip() or None)
+        if first.lower() in command_words("save"):
+            self.saver.save(rest.strip() or None)
             return False
-        if word == "hint":
+        if word in command_words("hint"):
             self._hint(seat)
             return False
         if word.split(" ", 1)[0] in (c.word for c in self.presenter.table_commands):
@@ -253,7 +259,7 @@ class PersonTurn:
         self.screen.say(said, style="green")
 
     def _candidates(self, state: State) -> list[str]:
-        words = [*_COMMANDS, *(c.word for c in self.presenter.table_commands)]
+        words = [*command_names(), *(c.word for c in self.presenter.table_commands)]
         return [str(a).lower() for a in state.legal_actions()] + words
 
     def complete(self, text: str, index: int) -> str | None:
