@@ -4,11 +4,19 @@ one penalised are for it (the proposer counts as yes), and the penalised player 
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser
+import time
 
-from tests.browser.browser import new_context, wait_js
+from playwright.sync_api import Browser, WebSocketRoute
+
+from tests.browser.browser import WAIT, new_context, wait_js
 from tests.server.client import ServerProcess, create_room
 
+
+def _bytes(message: str | bytes) -> bytes:
+    return message.encode() if isinstance(message, str) else message
+
+
+V_ABOVE = "(v) => Number(document.querySelector('#table').dataset.v) > v"
 TAKEN = """() => [...document.querySelectorAll('table.drinks tbody tr')]
   .map((row) => Number(row.cells[1].innerText))"""
 
@@ -46,6 +54,77 @@ def test_a_doh_on_another_player_counts_once_the_others_vote_for_it(
             wait_js(page, "() => !document.querySelector('[data-proposal]')", None, "the vote")
         assert ann.evaluate(TAKEN) == [before[0], before[1] + 1, before[2]]
         assert "Bob drinks 1: D'oh! (G13)" in cy.locator("#log").inner_text()
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_penalty_tapped_on_a_page_a_frame_behind_counts_once(
+    browser: Browser, server: ServerProcess
+) -> None:
+    """A D'oh! on oneself (G13) tapped on a page that has not yet drawn the room's newest frame
+    (it waits behind the cards still travelling there, or on a slow network): the room refuses
+    it as stale, and the page sends it again at the version it then draws, so the penalty is
+    not lost without a word, and counts once. Ann's page gets the room's frames only when the
+    test lets them through."""
+    body = {
+        "game": "death",
+        "players": 3,
+        "seats": ["person", "person", "person"],
+        "names": ["Ann", "Bob", "Cy"],
+    }
+    room = create_room(server.url, body)
+    held: list[str | bytes] = []
+    holding = [False]
+    to_ann: list[WebSocketRoute] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        to_server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            if holding[0]:
+                held.append(message)
+            else:
+                ws.send(message)
+
+        to_server.on_message(to_page)
+        to_ann.append(ws)
+
+    contexts = [new_context(browser) for _ in range(3)]
+    try:
+        pages = []
+        for k, (context, seat) in enumerate(zip(contexts, room["seats"], strict=True)):
+            page = context.new_page()
+            if k == 0:
+                page.route_web_socket("**/ws/**", route)
+            page.goto(seat["link"])
+            page.locator("#table[data-v]:not([data-v=''])").wait_for()
+            pages.append(page)
+        ann, bob, _ = pages
+        v = int(ann.locator("#table").get_attribute("data-v") or "")
+        before = ann.evaluate(TAKEN)
+        holding[0] = True
+        bob.locator("details.penalties summary").click()
+        bob.locator('button[data-table="doh P2"]').click()
+        wait_js(bob, V_ABOVE, v, "Bob's D'oh! on himself")
+        ann.locator("details.penalties summary").click()
+        ann.locator('button[data-table="doh P1"]').click()
+        deadline = time.monotonic() + WAIT
+        while not any(b'"reject"' in _bytes(m) for m in held):  # the room's answer to Ann
+            assert time.monotonic() < deadline, f"no refusal of Ann's D'oh! came: {held}"
+            ann.wait_for_timeout(25)  # Playwright hands the socket's messages over meanwhile
+        assert ann.locator("#table").get_attribute("data-v") == str(v), "a frame came through"
+        assert b'"stale"' in _bytes(held[-1]), held
+        while held:  # in order: Bob's D'oh!, then the room's stale refusal of Ann's
+            to_ann[-1].send(held.pop(0))
+        holding[0] = False
+        for page in pages:
+            wait_js(page, V_ABOVE, v + 1, "Ann's D'oh! sent again")
+        after = pages[2].evaluate(TAKEN)
+        assert after == [before[0] + 1, before[1] + 1, before[2]]
+        log = pages[2].locator("#log").inner_text()
+        assert log.count("Ann drinks 1: D'oh! (G13)") == 1, log
+        assert all(e.inner_text() == "" for e in ann.locator("#error").all())
     finally:
         for context in contexts:
             context.close()

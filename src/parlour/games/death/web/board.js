@@ -297,7 +297,7 @@ function penalties(ctx) {
     for (const kind of ["doh", "delay"]) {
       const entry = `${kind} P${s.seat + 1}`;
       entries.push(h("button.secondary", { type: "button", "data-table": entry,
-        onclick: (event) => { ctx.act(entry); closeSheet(event.currentTarget); },
+        onclick: (event) => { ctx.enter(entry); closeSheet(event.currentTarget); },
         text: ctx.w(`ui.penalty.${kind}`, { player: s.name }) }));
     }
   }

@@ -126,7 +126,7 @@ class Replay {
     return {
       table, frame, view: step.view, legal: [], seat, myTurn: false, fresh: step.log, log,
       ui: this.ui, board: this.game.board, words, w: words.w, has: words.has,
-      name: (s) => this.name(s), act: () => {}, rerender: () => this.show(this.k),
+      name: (s) => this.name(s), act: () => {}, enter: () => {}, rerender: () => this.show(this.k),
     };
   }
 

@@ -24,13 +24,15 @@ export function settle(el) {
 }
 
 /** On a narrow screen one sheet is open at a time: opening one closes the others; Escape
- * closes it. */
+ * closes it. The toggle event comes a moment after the sheet opened: when a drawing came in
+ * between, the sheet opened is no longer on the screen and its place is open in the new one
+ * (restorePlaces), which the old sheet's event must not close. */
 function keepOneSheet(el) {
   for (const sheet of $$("details.sheet", el)) {
     if (watched.has(sheet)) continue; // a sheet kept from a drawing before (redraw.js)
     watched.add(sheet);
     sheet.addEventListener("toggle", () => {
-      if (!sheet.open || !narrow()) return;
+      if (!sheet.open || !sheet.isConnected || !narrow()) return;
       for (const other of $$("details.sheet", el)) if (other !== sheet && other.open) other.open = false;
     });
     sheet.addEventListener("keydown", (event) => {

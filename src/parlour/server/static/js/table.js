@@ -52,6 +52,7 @@ class Table {
     this.log = [];
     this.fresh = [];
     this.pending = null;
+    this.entering = null; // { id, entry, tries }: the table entry in flight (enter)
     this.sound = localStorage.getItem("parlour.sound") === "1";
     this.records = {};
     this.ui = {}; // board modules keep their open menus and dialogs here
@@ -79,6 +80,7 @@ class Table {
 
   closed(event) {
     this.pending = null;
+    this.entering = null;
     const fatal = {
       4401: "error.bad_link",
       4403: "error.origin",
@@ -131,6 +133,7 @@ class Table {
       this.renderSeats();
     } else if (msg.type === "reject") {
       this.pending = null;
+      if (this.enterAgain(msg)) return;
       // The rules' refusal in the game's words for the frame's key (the server's English
       // message without one), after what kind of refusal it is, in the chosen language.
       // Said next to the hand (#error sits in the dock), naming the players by their names.
@@ -141,6 +144,7 @@ class Table {
         showError(t("error.bad_link"));
       }
     } else if (msg.type === "ack") {
+      if (this.entering && this.entering.id === msg.id) this.entering = null;
       showError("");
     }
   }
@@ -166,16 +170,34 @@ class Table {
     return false;
   }
 
-  /** Play `action` (notation) for this seat. */
+  /** Play `action` (notation) for this seat; the request's id, or null when nothing was sent. */
   act(action) {
     // Nothing is sent once the game is over or its time is up (a timer, such as a board's
     // automatic play, may still fire after the end).
-    if (this.pending || !this.frame || this.frame.over || timeUp(this)) return;
+    if (this.pending || !this.frame || this.frame.over || timeUp(this)) return null;
     const id = `a${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-    if (this.send({ type: "act", id, v: this.frame.v, action })) {
-      this.pending = id;
-      this.actedAt = performance.now();
-    }
+    if (!this.send({ type: "act", id, v: this.frame.v, action })) return null;
+    this.pending = id;
+    this.actedAt = performance.now();
+    return id;
+  }
+
+  /** Make the table entry `entry` (a penalty, G13) for this seat. Unlike a move it does not
+   * answer the position, so one the room refuses as stale (the room had moved on while the newer
+   * frame waited behind the cards still travelling here) is sent again at the version now drawn,
+   * at most three times, instead of being lost without a word. */
+  enter(entry, tries = 1) {
+    const id = this.act(entry);
+    this.entering = id ? { id, entry, tries } : null;
+  }
+
+  /** A stale refusal of the table entry in flight: send it again (see enter); true if sent. */
+  enterAgain(msg) {
+    const again = this.entering;
+    this.entering = null;
+    if (!again || again.id !== msg.id || msg.code !== "stale" || again.tries >= 3) return false;
+    this.enter(again.entry, again.tries + 1);
+    return this.entering !== null;
   }
 
   vote(proposal, yes) {
@@ -204,7 +226,7 @@ class Table {
   }
 
   /** What a board's functions get: the frame and view, the seat, its legal moves, the game's
-   * words (w, has), and the table's verbs (act, rerender, name). */
+   * words (w, has), and the table's verbs (act, enter: a table entry, rerender, name). */
   context() {
     const f = this.frame;
     const words = this.game.words;
@@ -213,7 +235,7 @@ class Table {
       myTurn: f.seat !== null && f.to_move === f.seat && !f.over,
       fresh: this.fresh, log: this.log, ui: this.ui, board: this.game.board, words,
       w: words.w, has: words.has, name: (s) => this.name(s),
-      act: (a) => this.act(a), rerender: () => this.render(),
+      act: (a) => this.act(a), enter: (e) => this.enter(e), rerender: () => this.render(),
     };
   }
 
