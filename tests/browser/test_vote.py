@@ -17,6 +17,13 @@ def _bytes(message: str | bytes) -> bytes:
 
 
 V_ABOVE = "(v) => Number(document.querySelector('#table').dataset.v) > v"
+# Three people at a Game of Death.
+ROOM = {
+    "game": "death",
+    "players": 3,
+    "seats": ["person", "person", "person"],
+    "names": ["Ann", "Bob", "Cy"],
+}
 TAKEN = """() => [...document.querySelectorAll('table.drinks tbody tr')]
   .map((row) => Number(row.cells[1].innerText))"""
 
@@ -24,13 +31,7 @@ TAKEN = """() => [...document.querySelectorAll('table.drinks tbody tr')]
 def test_a_doh_on_another_player_counts_once_the_others_vote_for_it(
     browser: Browser, server: ServerProcess
 ) -> None:
-    body = {
-        "game": "death",
-        "players": 3,
-        "seats": ["person", "person", "person"],
-        "names": ["Ann", "Bob", "Cy"],
-    }
-    room = create_room(server.url, body)
+    room = create_room(server.url, ROOM)
     contexts = [new_context(browser) for _ in range(3)]
     try:
         pages = []
@@ -67,13 +68,7 @@ def test_a_penalty_tapped_on_a_page_a_frame_behind_counts_once(
     it as stale, and the page sends it again at the version it then draws, so the penalty is
     not lost without a word, and counts once. Ann's page gets the room's frames only when the
     test lets them through."""
-    body = {
-        "game": "death",
-        "players": 3,
-        "seats": ["person", "person", "person"],
-        "names": ["Ann", "Bob", "Cy"],
-    }
-    room = create_room(server.url, body)
+    room = create_room(server.url, ROOM)
     held: list[str | bytes] = []
     holding = [False]
     to_ann: list[WebSocketRoute] = []
