@@ -16,8 +16,15 @@ from collections.abc import Mapping
 from parlour.core.game import Game
 from parlour.core.options import OptionSpec
 from parlour.core.present import Presenter
-from parlour.core.words import DEFAULT_LANGUAGE, Catalog, catalog
-from parlour.play.speech import COMMANDS, WORDS, language, presenter_of, say, seat_called
+from parlour.core.words import DEFAULT_LANGUAGE, Catalog
+from parlour.play.speech import (
+    COMMANDS,
+    command_word,
+    language,
+    presenter_of,
+    say,
+    seat_called,
+)
 
 __all__ = ["commands_text", "rules_text", "watch_keys_text"]
 
@@ -121,7 +128,6 @@ def commands_text(game: Game, *, undo: bool = True) -> str:
     if language() != DEFAULT_LANGUAGE:
         # The commands listed above, as English types them (every language reads them too).
         listed = [c for c in COMMANDS if (c != "hint" or hint) and (c != "undo" or undo_line)]
-        english = catalog(WORDS)
-        shown = [english(f"command.{name}").split("|", 1)[0] for name in listed]
+        shown = [command_word(name, DEFAULT_LANGUAGE) for name in listed]
         lines.append(say("help.english", words=", ".join(shown)))
     return "\n".join(lines)

@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 
 from parlour.core.game import Game
 from parlour.core.present import Presenter
@@ -91,9 +92,7 @@ def words() -> Catalog:
 def say(key: str, /, count: int | None = None, **values: object) -> str:
     """The terminal's sentence ``key`` in the language spoken; ``{help_word}``, ``{quit_word}``
     and the other commands' ``{NAME_word}`` name the commands as that language types them."""
-    for name in COMMANDS:
-        values.setdefault(f"{name}_word", command_word(name))
-    return words()(key, count, **values)
+    return words()(key, count, **(_command_values(language()) | values))
 
 
 def _first(listed: str) -> str:
@@ -126,9 +125,16 @@ def command_words(name: str) -> frozenset[str]:
     return answers(f"command.{name}")
 
 
-def command_word(name: str) -> str:
-    """The word the table shows for its command ``name`` in the language spoken."""
-    return _first(words()(f"command.{name}"))
+def command_word(name: str, lang: str | None = None) -> str:
+    """The word the table shows for its command ``name`` in ``lang`` (the language spoken)."""
+    return _first(catalog(WORDS, lang or language())(f"command.{name}"))
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def _command_values(lang: str) -> dict[str, str]:
+    """``{help_word: "ajutor", ...}``: the commands' words that every sentence of ``lang`` may
+    name (:func:`say`), worked out once a language."""
+    return {f"{name}_word": command_word(name, lang) for name in COMMANDS}
 
 
 def command_names() -> list[str]:
