@@ -632,7 +632,12 @@ def test_a_reconnect_gets_the_whole_snapshot_again(server: ServerProcess) -> Non
 
 # -- the HTTP API --------------------------------------------------------------------------------
 
-_TWO = {"game": "beor", "players": 2, "seats": ["person", "person"]}
+_TWO = {
+    "game": "beor",
+    "players": 2,
+    "seats": ["person", "person"],
+    "options": {"natural_win": False},
+}
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,12 @@ from websockets.typing import Origin
 from parlour.cli import main
 from tests.server.client import WAIT, ServerProcess, running_server
 
-_TWO = {"game": "beor", "players": 2, "seats": ["person", "person"]}
+_TWO = {
+    "game": "beor",
+    "players": 2,
+    "seats": ["person", "person"],
+    "options": {"natural_win": False},
+}
 _PUBLIC = "https://cards.example"
 _FRIENDS = "https://friends.example:8443"
 _PROXY = "127.0.0.2"
