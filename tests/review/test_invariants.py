@@ -88,3 +88,18 @@ def test_every_review_keeps_the_promises(
     assert calls == [(k, total) for k in range(1, total + 1)], calls
     moves = sum(len(moves_of(record, game, s)) for s in reviewed)
     assert total in (len(out["decisions"]), moves), (calls, len(out["decisions"]), moves)
+
+
+def test_a_rival_still_above_once_the_challenges_are_spent_is_the_best() -> None:
+    """Found by the test above: on a tiny budget (4 iterations for 12 moves), after both
+    challenges of the Game of Death's third move the leader QC (0.811) stood below two moves
+    dropped after one iteration (5H 0.925, 9H 0.913), and was called best. Such a rival is the
+    best now: the best never shows a lower chance than another move of the review."""
+    record = Record("death", 4, 144, {}, None, ("2D", "AD", "4S"))
+    game = GAMES["death"]
+    review = review_record(record, game, seats=[2], budget=budget(4), seed=1, threshold=0.05)
+    out = check_review(review, record, game, seats=[2], seed=1, spent=budget(4), threshold=0.05)
+    (decision,) = [d for d in out["decisions"] if d["step"] == 2]
+    chances = decision["chances"]
+    assert decision["best"] == max(chances, key=lambda m: chances[m]) == "5H", chances
+    assert decision["cost"] == round(chances["5H"] - chances["4S"], 4)

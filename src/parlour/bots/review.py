@@ -8,15 +8,16 @@ root of that search is a review's root rather than a player's: the budget is spr
 root moves by sequential halving (each round gives every remaining move the same number of
 iterations over the same sampled worlds, then keeps the better half), and the move played is
 never dropped. Moves dropped early whose mean still tops the last round's best are judged
-again beside it (:data:`CHALLENGES`). So every move gets an estimate, and the move played and
-the best move get the most iterations.
+again beside it (:data:`CHALLENGES`); one still above it after that is the best. So every
+move gets an estimate, and the move played and the best move get the most iterations (but for
+such a last rival, which a tiny budget leaves).
 
 A move's *chance* is the seat's mean reward over its iterations: its share of the win where a
 search reached the end of the game, the game's evaluation before it (a share of 1 among the
 seats, :attr:`~parlour.core.strategy.Strategy.evaluate`). Its interval is the half-width of a
 95% normal interval of that mean. ``best`` is the move with the highest chance among the last
-round's moves; the *cost* of the move played is how much chance it gave away,
-``max(0, chance[best] - chance[played])``.
+round's moves and those judged again (or a rival still above them); the *cost* of the move
+played is how much chance it gave away, ``max(0, chance[best] - chance[played])``.
 
 Each decision's generator is seeded from the review's seed and the step alone, never from the
 record's seed: two records whose reviewed seat saw the same views get the same review. With an
@@ -246,20 +247,23 @@ def _judge(
             ranked = sorted(alive, key=lambda m: -_mean(rewards[str(m)]))
             keep = ranked[: max(1, (len(ranked) + 1) // 2)]
             alive = keep + [m for m in alive if str(m) == played and m not in keep]
+
     # A move dropped early on a few worlds may show a higher mean than the last round's best:
     # such rivals are judged again beside the best, so the best is rarely below another.
+    def rivals_of(leader: Action) -> list[Action]:
+        above = _mean(rewards[str(leader)])
+        return [m for m in moves if m not in alive and _mean(rewards[str(m)]) > above]
+
     for _ in range(CHALLENGES):
         leader = top(alive)
-        rivals = [
-            m
-            for m in moves
-            if m not in alive and _mean(rewards[str(m)]) > _mean(rewards[str(leader)])
-        ]
+        rivals = rivals_of(leader)
         if not rivals:
             break
         alive += rivals
         spend([leader, *rivals], 1 / rounds)
-    best = str(top(alive))
+    # One still above the leader once the challenges are spent (a tiny budget) is the best on
+    # what is known: the best never shows a lower chance than another move of the review.
+    best = str(top(alive + rivals_of(top(alive))))
     estimates = tuple(
         sorted(
             (MoveEstimate(k, _mean(r), _half_width(r), len(r)) for k, r in rewards.items()),
