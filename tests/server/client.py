@@ -132,6 +132,16 @@ def running_server(db: str | Path, *extra: str) -> Iterator[ServerProcess]:
 
 
 def create_room(url: str, body: dict[str, Any], **headers: str) -> dict[str, Any]:
+    """Make a room through the API and return the server's answer (201 asserted).
+
+    A BEOR room whose body does not set ``natural_win`` itself is made with it off: B5 ends a
+    deal at the deal when a hand is already two groups (10 deals in 20,000 over two to five
+    players), and the room's secret deal then has one position only. Tests of a running room,
+    of moves, of a replay's steps or of a review failed by chance on such a deal (a fresh
+    clone's replay test did). A test of B5 itself says ``natural_win`` in its body."""
+    options = body.get("options") or {}
+    if body.get("game") == "beor" and isinstance(options, dict) and "natural_win" not in options:
+        body = {**body, "options": {**options, "natural_win": False}}
     response = http_post(f"{url}/api/rooms", json=body, headers=headers, timeout=WAIT)
     assert response.status_code == 201, response.text
     answer: dict[str, Any] = response.json()

@@ -320,6 +320,8 @@ class Driver:
         self.seats: list[Client] = []
         self.watcher: Client | None = None
         self.cid = 0
+        self.voted_on: set[int] = set()
+        """Proposals (G13) this driver has voted on: each gets a first vote at the next step."""
 
     async def join(self, seat: int | None, label: str, v: int = 0) -> Client:
         token = None if seat is None else self.p.tokens[seat]
@@ -479,8 +481,12 @@ class Driver:
             for s in range(p.players)
             if s != prop["target"] and s not in prop["yes"] and s not in prop["no"]
         ]
-        if r < 0.17 and open_votes:
-            proposal, seat = rng.choice(open_votes)
+        # A proposal is voted on at the step after it was made (the next card may close it):
+        # left to chance, 18 proposals once drew 4 votes, and the vote frames went unchecked.
+        first = [(prop, s) for prop, s in open_votes if prop not in self.voted_on]
+        if first or (r < 0.17 and open_votes):
+            proposal, seat = rng.choice(first or open_votes)
+            self.voted_on.add(proposal)
             frame = {"type": "vote", "proposal": proposal, "yes": rng.random() < 0.6}
             answer = await self.send(self.seats[seat], frame)
             assert answer["type"] == "ack", (p.where(), answer)
