@@ -290,9 +290,14 @@ def test_a_ctrl_c_while_a_bot_worker_starts_reaches_the_server() -> None:
         with _workers_start_deaf():
             go.set()
             sender.join(WAIT)
-        for _ in range(1000):  # Python runs the handler in this thread, between bytecodes
-            if got:
-                break
+        # Python runs the handler in this thread once it learns of the signal, which the C
+        # handler of whichever thread the kernel gave it to records; on a loaded machine that
+        # thread may run only later. Counting to 1000 missed it 4 times in 2,000 under load:
+        # the wait now ends when the handler has run (each sleep takes the GIL back, which is
+        # when this thread sees a signal another thread recorded), bounded by WAIT.
+        deadline = time.monotonic() + WAIT
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.001)
         assert got == [signal.SIGINT]
     finally:
         signal.signal(signal.SIGINT, previous)
