@@ -18,10 +18,6 @@ from tests.server.client import Client, create_room, http_get, running_server
 # The person seats and the bot that fills the third seat, per game.
 _SEATS = {"beor": "random", "death": "heuristic", "beggar": "bot"}
 
-# B5: a deal whose hand is already two groups wins at once, and such a game would be over
-# before anyone moved (5 two-player deals in 20,000 seeds); these rooms must be running.
-RUNNING = {"natural_win": False}
-
 
 def _bot(game: str) -> str:
     """The third seat: a bot of each kind for the built-in games, random moves for a game from
@@ -84,9 +80,7 @@ def test_two_people_and_a_bot_play_a_whole_game(tmp_path: Path, game: str) -> No
 
 def test_the_record_waits_for_the_end(tmp_path: Path) -> None:
     with running_server(tmp_path / "rooms.db") as server:
-        room = create_room(
-            server.url, {"game": "beor", "players": 2, "seats": ["person"] * 2, "options": RUNNING}
-        )
+        room = create_room(server.url, {"game": "beor", "players": 2, "seats": ["person"] * 2})
         response = http_get(f"{server.url}/api/rooms/{room['room']}/record")
         assert response.status_code == 409
         assert response.json()["error"]["code"] == "not_over"

@@ -59,15 +59,7 @@ async def _across(one: ServerProcess, two: ServerProcess) -> None:
 
 
 async def _race(one: ServerProcess, two: ServerProcess) -> None:
-    room = create_room(
-        one.url,
-        {
-            "game": "beor",
-            "players": 2,
-            "seats": ["person", "person"],
-            "options": {"natural_win": False},
-        },
-    )
+    room = create_room(one.url, {"game": "beor", "players": 2, "seats": ["person", "person"]})
     token = next(s["token"] for s in room["seats"] if s["seat"] == 0)
     other = next(s["token"] for s in room["seats"] if s["seat"] == 1)
     first = await Client.join(one.ws, room["room"], token)

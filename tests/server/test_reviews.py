@@ -47,11 +47,6 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return _fresh_database(request.getfixturevalue("postgres_url"))
 
 
-# B5: a deal whose hand is already two groups wins at once, and such a game would be over
-# before anyone moved (5 two-player deals in 20,000 seeds); these rooms must be running.
-RUNNING = {"natural_win": False}
-
-
 def _get(server: ServerProcess, path: str) -> httpx.Response:
     return http_get(f"{server.url}{path}", timeout=WAIT)
 
@@ -183,9 +178,7 @@ def test_a_running_deal_has_no_review_and_none_is_made(tmp_path: Path) -> None:
     db = tmp_path / "rooms.db"
     server = ServerProcess(db, "--review-budget", BUDGET).start()
     try:
-        room = create_room(
-            server.url, {"game": "beor", "players": 2, "seats": ["person"] * 2, "options": RUNNING}
-        )
+        room = create_room(server.url, {"game": "beor", "players": 2, "seats": ["person"] * 2})
         for query in ("", "?deal=0"):
             response = _get(server, f"/api/rooms/{room['room']}/review{query}")
             assert response.status_code == 409

@@ -28,12 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from tests.server.client import WAIT, Client, ServerProcess, create_room, http_get, running_server
 
 TOO_MANY = 4429
-BEOR = {
-    "game": "beor",
-    "players": 2,
-    "seats": ["person", "person"],
-    "options": {"natural_win": False},
-}
+BEOR = {"game": "beor", "players": 2, "seats": ["person", "person"]}
 
 
 def _sockets(server: ServerProcess) -> dict[str, float]:

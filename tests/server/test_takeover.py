@@ -15,15 +15,7 @@ from tests.server.client import WAIT, Client, ServerProcess, create_room, http_g
 
 
 async def _away_and_back(url: str, ws: str) -> None:
-    room = create_room(
-        url,
-        {
-            "game": "beor",
-            "players": 2,
-            "seats": ["person", "person"],
-            "options": {"natural_win": False},
-        },
-    )
+    room = create_room(url, {"game": "beor", "players": 2, "seats": ["person", "person"]})
     tokens = [s["token"] for s in room["seats"]]
     first = await Client.join(ws, room["room"], tokens[0])
     second = await Client.join(ws, room["room"], tokens[1])
